@@ -1,0 +1,465 @@
+r"""The whole univariate method of Sec. 4.1: from a prior, a precision ``r`` and a bound
+``delta`` to the epsilon (per unit of the attribute's distance).
+
+Soundness of the comparison set
+-------------------------------
+The paper takes :math:`\hat X'_a = \{x : r < d(x,t) \le a\}` and puts ``a`` in the exponent
+(Eq. (main)).  The bound of Sec. 3.2 needs, for every point ``x'`` of :math:`X'` and ``x``
+of :math:`\hat X'`, :math:`f(y|x') \le e^{\epsilon D} f(y|x)` with ``D`` the largest
+distance between the two sets; for :math:`X' = [t-r, t+r]` that distance is ``a + r``, not
+``a`` (the paper's equality :math:`\{x : \forall x' \in X'\, d(x,x') \le a\} = \{x : r <
+d(x,t) \le a\}` fails: the left set is :math:`\{d(x,t) \le a - r\}`).  With exponent ``a`` a
+mechanism can exceed the advantage bound (:func:`paper_counterexample` gives one).
+
+garesearch's default construction (``construction="sound"``) therefore parametrises the
+comparison set by the distance ``D`` that goes into the exponent:
+:math:`\hat X'_D = \{x \notin X' : |x - x'| \le D\ \forall x' \in X'\}`, cut to the prior's
+support (which settles the corner case of Fig. 1 exactly), and maximises
+:math:`\epsilon(D)` over ``D`` (exactly for finite priors, by bracketing and Brent's method
+for continuous ones).  The paper's construction is kept as ``construction="paper"`` to
+reproduce its numbers.
+
+The lower side
+--------------
+Def. 7 bounds :math:`|\Pr_{post}[X'] - \Pr_{pre}[X']|`.  For the lower side garesearch uses,
+for every output,
+
+.. math:: \Pr_{post}[X'] \ge \frac{p}{p + M(\epsilon)}, \qquad
+   M(\epsilon) = \int_{X \setminus X'} e^{\epsilon D(x)} dF(x),
+
+with :math:`D(x)` the largest distance from ``x`` to :math:`X'` (from
+:math:`f(y|x) \le e^{\epsilon D(x)} \inf_{X'} f(y|\cdot)`).  With a bounded diameter ``R``
+this is Sec. 3.2's :math:`\epsilon_{ub}`; for unbounded priors it replaces the paper's
+truncation at :math:`R = 3\sqrt2\sigma`, which is not a bound on the distance.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from . import bound
+from .errors import InfeasibleError, ParameterError
+from .priors import Categorical, Prior
+
+__all__ = ["AttributeResult", "epsilon_for_attribute", "paper_counterexample"]
+
+_CONSTRUCTIONS = ("sound", "paper")
+_SIDES = ("both", "upper")
+
+
+@dataclass(frozen=True)
+class AttributeResult:
+    """What :func:`epsilon_for_attribute` found.
+
+    Attributes
+    ----------
+    epsilon : float
+        The epsilon, per unit of the attribute's distance (the smaller of the two sides).
+    t : Any
+        The true value it was computed for (the worst one when ``t=None`` was asked).
+    p : float
+        Prior mass of the correct guesses :math:`X' = \\mathcal B(t, r)`.
+    q : float
+        Prior mass of the comparison set :math:`\\hat X'`.
+    a : float
+        Largest distance from ``t`` to a point of the comparison set (its radius).
+    distance : float
+        Largest distance between a point of :math:`X'` and one of :math:`\\hat X'`: the
+        factor of epsilon in the exponent.  Equals ``a`` in the paper's construction and
+        ``a + r`` for an interior ``t`` in the sound one.
+    epsilon_upper, epsilon_lower : float
+        The epsilon of each side (``inf`` where a side does not bind).
+    binding : str
+        ``"upper"`` or ``"lower"``: the side that sets ``epsilon``.
+    """
+
+    epsilon: float
+    t: Any
+    r: float
+    delta: float
+    p: float
+    q: float
+    a: float
+    distance: float
+    epsilon_upper: float
+    epsilon_lower: float
+    binding: str
+    construction: str
+    prior: Prior = field(repr=False)
+
+    def laplace_scale(self, sensitivity: float = 1.0) -> float:
+        """Scale ``b = sensitivity / epsilon`` of Laplace noise that achieves this epsilon."""
+        if not (math.isfinite(sensitivity) and sensitivity > 0):
+            raise ParameterError(f"sensitivity must be a finite number > 0; got {sensitivity}")
+        return sensitivity / self.epsilon
+
+    def posterior_bound(self) -> float:
+        """The upper bound on the posterior at ``epsilon`` (at most ``p + delta``)."""
+        if self.q == 0:
+            return 1.0
+        return bound.posterior_bound(epsilon=self.epsilon, p=self.p, q=self.q, a=self.distance)
+
+
+# ------------------------------------------------------------------------------------------
+def _eps_main(p, q, delta, D):
+    """Eq. (main) per unit distance, vectorised over q and D; -inf where infeasible."""
+    q = np.asarray(q, dtype=float)
+    D = np.asarray(D, dtype=float)
+    if p + delta >= 1:
+        return np.full(np.broadcast(q, D).shape, np.inf)
+    with np.errstate(all="ignore"):
+        e = bound.eps_main_formula(delta, p, q, D, bound.NUMPY_BACKEND)
+    return np.where((q > 0) & (e > 0), e, -np.inf)
+
+
+def _maximise(fun, lo, hi, n=97):
+    """Global maximum of a 1-d function on [lo, hi]: bracket on a grid, refine with Brent."""
+    from scipy.optimize import minimize_scalar
+
+    u = np.concatenate([[0.0], np.geomspace(1e-7, 1.0, n - 1)])
+    xs = lo + (hi - lo) * u
+    ys = fun(xs)
+    if not np.any(np.isfinite(ys) & (ys > -np.inf)):
+        return None, -np.inf
+    i = int(np.nanargmax(np.where(np.isnan(ys), -np.inf, ys)))
+    if np.isinf(ys[i]) and ys[i] > 0:
+        return xs[i], ys[i]
+    a, b = xs[max(i - 1, 0)], xs[min(i + 1, n - 1)]
+    if b <= a:
+        return xs[i], ys[i]
+    res = minimize_scalar(
+        lambda x: -float(fun(np.array([x]))[0]),
+        bounds=(a, b),
+        method="bounded",
+        options={"xatol": 1e-13 * max(abs(b), 1.0)},
+    )
+    if -res.fun >= ys[i]:
+        return float(res.x), float(-res.fun)
+    return float(xs[i]), float(ys[i])
+
+
+def _upper_sound_continuous(prior, t, r, delta, R):
+    lo, hi = prior.correct_extent(t, r)
+    p = float(prior.mass(lo, hi))
+    low, high = prior.support
+    cut_lo = max(low, t - R) if R is not None else low
+    cut_hi = min(high, t + R) if R is not None else high
+    if not np.isfinite(cut_lo):
+        cut_lo = float(prior.quantile(1e-16)) if hasattr(prior, "quantile") else -1e300
+    if not np.isfinite(cut_hi):
+        cut_hi = float(prior.quantile(1 - 1e-16)) if hasattr(prior, "quantile") else 1e300
+    width = hi - lo
+    d_max = max(hi - cut_lo, cut_hi - lo)
+
+    def q_of(D):
+        return prior.mass(np.maximum(hi - D, cut_lo), np.minimum(lo + D, cut_hi)) - p
+
+    def eps_of(D):
+        return _eps_main(p, q_of(D), delta, D)
+
+    if d_max <= width:
+        return p, None
+    D, e = _maximise(eps_of, width, d_max)
+    if D is None or not e > 0:
+        return p, None
+    q = float(q_of(np.array([D]))[0])
+    a = max(t - max(hi - D, cut_lo), min(lo + D, cut_hi) - t)
+    return p, (e, q, a, D)
+
+
+def _upper_sound_finite(prior: Categorical, t, r, delta, R):
+    x, w = prior._x, prior.probs
+    lo, hi = prior.correct_extent(t, r)
+    inside = (x >= lo) & (x <= hi) & (np.abs(x - t) <= r)
+    p = float(w[inside].sum())
+    cand = ~inside
+    if R is not None:
+        cand &= np.abs(x - t) <= R
+    if p == 0 or not np.any(cand):
+        return p, None
+    D_x = np.maximum(np.abs(x - lo), np.abs(x - hi))[cand]
+    w_x = w[cand]
+    order = np.argsort(D_x, kind="stable")
+    D_sorted, q_cum = D_x[order], np.cumsum(w_x[order])
+    last = np.r_[D_sorted[1:] != D_sorted[:-1], True]  # all atoms at the same D enter together
+    D_c, q_c = D_sorted[last], q_cum[last]
+    e = _eps_main(p, q_c, delta, D_c)
+    i = int(np.argmax(e))
+    if not e[i] > 0:
+        return p, None
+    a = float(np.max(np.abs(x[cand][order][: np.searchsorted(D_sorted, D_c[i], 'right')] - t)))
+    return p, (float(e[i]), float(q_c[i]), a, float(D_c[i]))
+
+
+def _lower_sound(prior, t, r, delta, p):
+    """Largest epsilon with p / (p + M(eps)) >= p - delta (inf if p <= delta)."""
+    if p <= delta:
+        return math.inf
+    lo, hi = prior.correct_extent(t, r)
+    target = p * (1 - p + delta) / (p - delta)
+
+    def excess(e):
+        m = prior.tail_mgf(e, lo, hi)
+        return math.inf if not math.isfinite(m) else math.log(m) - math.log(target)
+
+    if prior.tail_mgf(0.0, lo, hi) == 0:  # X' holds all the mass
+        return math.inf
+    e_hi = 1e-6 / max(hi - lo, 1e-300)
+    while excess(e_hi) < 0:
+        e_hi *= 4
+        if e_hi > 1e300:
+            return math.inf
+    e_lo = 0.0
+    if not math.isfinite(prior.tail_mgf(e_hi / 4, lo, hi)):
+        # heavy tails: find whether any eps > 0 has finite M
+        probe = e_hi
+        for _ in range(200):
+            probe /= 4
+            if math.isfinite(prior.tail_mgf(probe, lo, hi)) and excess(probe) < 0:
+                e_hi = probe * 4
+                e_lo = probe
+                break
+        else:
+            return 0.0
+    from scipy.optimize import brentq
+
+    def f(e):
+        v = excess(e)
+        return 1e300 if math.isinf(v) else v
+
+    return brentq(f, e_lo, e_hi, xtol=1e-300, rtol=1e-15, maxiter=500)
+
+
+def _discrete_metric(prior: Categorical, t, r, delta, sides):
+    if r >= 1:
+        raise ParameterError(
+            f"r must be < R = 1 under the discrete metric (r >= 1 makes every guess correct); got r={r}"
+        )
+    p = prior.probability(t)
+    if p >= 1:
+        raise ParameterError("the prior puts all its mass on one value; there is nothing to guess")
+    up = float(bound.eps_lb(delta=delta, p=p))
+    low = float(bound.eps_ub(delta=delta, p=p)) if sides == "both" else math.inf
+    return p, (up, 1 - p, 1.0, 1.0), low
+
+
+def _one_t(prior, t, r, delta, R, sides, construction):
+    """(epsilon, fields) for one true value."""
+    if isinstance(prior, Categorical) and prior.metric == "discrete":
+        p, upper, low = _discrete_metric(prior, t, r, delta, sides)
+    elif construction == "paper":
+        p, upper, low = _paper_one_t(prior, t, r, delta, R, sides)
+    else:
+        if isinstance(prior, Categorical):
+            p, upper = _upper_sound_finite(prior, t, r, delta, R)
+        else:
+            p, upper = _upper_sound_continuous(prior, t, r, delta, R)
+        if p <= 0:
+            return None
+        low = _lower_sound(prior, t, r, delta, p) if sides == "both" else math.inf
+    if upper is None:
+        if p + delta >= 1:
+            upper = (math.inf, 0.0, 0.0, 0.0)
+        else:
+            upper = (0.0, 0.0, 0.0, 0.0)
+    e_up, q, a, D = upper
+    eps = min(e_up, low)
+    return dict(
+        epsilon=eps, t=t, p=p, q=q, a=a, distance=D, epsilon_upper=e_up, epsilon_lower=low,
+        binding="upper" if e_up <= low else "lower",
+    )
+
+
+def _paper_one_t(prior, t, r, delta, R, sides):
+    """The paper's construction: X̂_a = {r < |x - t| <= a}, exponent a, a in (r, R]."""
+    if R is None:
+        R = prior.paper_R()
+    p = float(prior.ball_mass(t, r))
+    if isinstance(prior, Categorical):
+        d = np.abs(prior._x - t)
+        cand = np.unique(d[(d > r) & (d <= R)])
+        if cand.size == 0 or p == 0:
+            return p, None, math.inf
+        q = prior.ball_mass(t, cand) - p
+        e = _eps_main(p, q, delta, cand)
+        i = int(np.argmax(e))
+        upper = (float(e[i]), float(q[i]), float(cand[i]), float(cand[i])) if e[i] > 0 else None
+    else:
+        a, e = _maximise(lambda a: _eps_main(p, prior.ball_mass(t, a) - p, delta, a), r, R)
+        upper = None if a is None or not e > 0 else (e, float(prior.ball_mass(t, a) - p), a, a)
+    low = float(bound.eps_ub(delta=delta, p=p, R=R)) if sides == "both" and 0 < p < 1 else math.inf
+    return p, upper, low
+
+
+def epsilon_for_attribute(
+    prior: Prior,
+    *,
+    r: float,
+    delta: float,
+    t: Any = None,
+    R: float | None = None,
+    sides: str = "both",
+    construction: str = "sound",
+) -> AttributeResult:
+    r"""Epsilon that keeps the attacker's advantage in guessing one attribute within ``r``
+    at most ``delta`` (Sec. 4.1, Eq. (main)).
+
+    :math:`X' = \mathcal B(t, r)`; the comparison set and its radius are chosen by exact
+    optimisation (see the module docstring for the sound construction and the lower side).
+
+    Parameters
+    ----------
+    prior : Prior
+        The attacker's prior (:mod:`garesearch.priors`).
+    r : float
+        Precision of a correct guess, ``r >= 0`` and ``r < R``.
+    delta : float
+        Bound on the advantage, in (0, 1).
+    t : optional
+        The true value.  ``None`` (default): the worst case over every value the prior
+        allows (all values of a finite prior; a scan refined by Brent's method for a
+        continuous one).
+    R : float, optional
+        Largest radius of the comparison set to consider (the paper's ``R``).  Default: the
+        whole support for ``construction="sound"``, the paper's choice
+        (:meth:`Prior.paper_R`) for ``construction="paper"``.
+    sides : {"both", "upper"}
+        ``"both"`` bounds :math:`|\Pr_{post} - \Pr_{pre}|` (Def. 7); ``"upper"`` bounds only
+        the attacker's gain :math:`\Pr_{post} - \Pr_{pre}`.
+    construction : {"sound", "paper"}
+        ``"paper"`` reproduces Eq. (main) with :math:`\hat X'_a = \{r < d(x,t) \le a\}` and
+        exponent ``a``, which is not sound in general (see :func:`paper_counterexample`).
+
+    Returns
+    -------
+    AttributeResult
+
+    Raises
+    ------
+    ParameterError
+        Bad input: ``delta`` outside (0, 1), ``r < 0``, ``r >= R``, ``t`` outside the prior.
+    InfeasibleError
+        If no epsilon > 0 meets the request.
+
+    Examples
+    --------
+    >>> from garesearch.priors import Categorical
+    >>> cats = Categorical({"red": .2, "white": .1, "tabby": .25, "black": .4, "tortoise": .05})
+    >>> round(epsilon_for_attribute(cats, r=0, delta=0.1, t="black").epsilon, 4)
+    0.3483
+    """
+    if not isinstance(prior, Prior):
+        raise ParameterError(f"prior must be a garesearch.priors.Prior; got {type(prior).__name__}")
+    for name, v in (("r", r), ("delta", delta)):
+        if not isinstance(v, (int, float, np.integer, np.floating)) or not math.isfinite(v):
+            raise ParameterError(f"{name} must be a finite real number; got {v!r}")
+    if not 0 < delta < 1:
+        raise ParameterError(f"delta must lie in (0, 1); got {delta}")
+    if r < 0:
+        raise ParameterError(f"r must be >= 0; got {r}")
+    if construction not in _CONSTRUCTIONS:
+        raise ParameterError(f"construction must be one of {_CONSTRUCTIONS}; got {construction!r}")
+    if sides not in _SIDES:
+        raise ParameterError(f"sides must be one of {_SIDES}; got {sides!r}")
+    discrete = isinstance(prior, Categorical) and prior.metric == "discrete"
+    if R is not None:
+        if not (isinstance(R, (int, float, np.integer, np.floating)) and math.isfinite(R) and R > 0):
+            raise ParameterError(f"R must be a finite number > 0; got {R!r}")
+        if r >= R:
+            raise ParameterError(f"r must be smaller than R; got r={r}, R={R}")
+    elif not discrete:
+        low, high = prior.support
+        if r >= high - low:
+            raise ParameterError(
+                f"r must be smaller than the prior's diameter R = {high - low}; got r={r}"
+            )
+    if construction == "paper" and not discrete and R is None:
+        R = prior.paper_R()
+        if r >= R:
+            raise ParameterError(f"r must be smaller than R = {R}; got r={r}")
+
+    args = (r, delta, R, sides, construction)
+    if t is not None:
+        if discrete:
+            prior.probability(t)
+        else:
+            if not isinstance(t, (int, float, np.integer, np.floating)) or not math.isfinite(t):
+                raise ParameterError(f"t must be a finite number; got {t!r}")
+            low, high = prior.support
+            if not low <= t <= high:
+                raise ParameterError(f"t must lie in the prior's support [{low}, {high}]; got {t}")
+        best = _one_t(prior, t, *args)
+        if best is None:
+            raise InfeasibleError(f"the ball of radius r={r} around t={t} holds no prior mass")
+    else:
+        best = _worst_t(prior, *args)
+    if not best["epsilon"] > 0:
+        side = best["binding"]
+        raise InfeasibleError(
+            f"no epsilon > 0 keeps the advantage within delta={delta} at t={best['t']!r} "
+            f"(p={best['p']:.6g}): the {side} side cannot be met"
+            + (
+                "; no comparison set is heavy enough (Eq. (main) needs q > p(1-p-delta)/(p+delta))."
+                " Allow a larger R, or a larger delta."
+                if side == "upper"
+                else "; the prior's tails are too heavy for the lower side. Use sides='upper'."
+            )
+        )
+    return AttributeResult(r=r, delta=delta, construction=construction, prior=prior, **best)
+
+
+def _worst_t(prior, *args):
+    discrete = isinstance(prior, Categorical) and prior.metric == "discrete"
+    if discrete:
+        ts = prior.values
+    else:
+        ts = [float(t) for t in prior.t_candidates(args[0])]
+    results = [res for res in (_one_t(prior, t, *args) for t in ts) if res is not None]
+    if not results:
+        raise InfeasibleError("no true value has prior mass within r")
+    i = int(np.argmin([res["epsilon"] for res in results]))
+    best = results[i]
+    if discrete or isinstance(prior, Categorical):
+        return best
+    # refine the worst true value of a continuous prior with Brent's method
+    from scipy.optimize import minimize_scalar
+
+    ts = np.asarray(ts)
+    j = int(np.searchsorted(ts, best["t"]))
+    a, b = ts[max(j - 1, 0)], ts[min(j + 1, ts.size - 1)]
+    if b > a:
+        def f(t):
+            res = _one_t(prior, float(t), *args)
+            return math.inf if res is None else res["epsilon"]
+
+        opt = minimize_scalar(f, bounds=(a, b), method="bounded", options={"xatol": 1e-10 * max(1.0, abs(b))})
+        if opt.fun < best["epsilon"]:
+            best = _one_t(prior, float(opt.x), *args)
+    return best
+
+
+def paper_counterexample(*, p=0.2, q=0.5, r=1.0, a=2.0, delta=0.1):
+    r"""A prior and a Laplace mechanism for which Eq. (main) with exponent ``a`` is not sound.
+
+    Prior: mass ``p`` at ``t - r`` (inside :math:`X' = [t-r, t+r]`, ``t = 0``), mass ``q`` at
+    ``t + a`` (the paper's :math:`\hat X'_a`), the rest far away at ``t + 1000 a``.  The
+    identity query with Laplace noise at the paper's epsilon is epsilon-DP; for an output
+    ``y`` far below ``t - r`` the exact posterior of :math:`X'` is
+    :math:`p e^{\epsilon(a + r)} / (p e^{\epsilon(a+r)} + q + \dots)`, above ``p + delta``.
+
+    Returns
+    -------
+    dict
+        ``epsilon`` (the paper's), ``posterior`` (exact, at ``y = -50 a``), ``bound`` (p + delta).
+    """
+    eps = float(bound.epsilon_for_advantage(delta=delta, p=p, q=q, a=a))
+    y = -50.0 * a
+    xs = np.array([-r, a, 1000.0 * a])
+    ws = np.array([p, q, 1 - p - q])
+    logw = np.log(ws) - eps * np.abs(y - xs)
+    post = float(np.exp(logw[0] - np.logaddexp.reduce(logw)))
+    return {"epsilon": eps, "posterior": post, "bound": p + delta, "advantage": post - p}

@@ -1,0 +1,401 @@
+r"""Priors for one attribute and their ball masses :math:`g_t(z) = \Pr[d(X, t) \le z]` (Sec. 4.1).
+
+Every prior answers the few questions the method of Sec. 4.1 asks of it:
+
+- :meth:`Prior.mass` -- :math:`\Pr[lo \le X \le hi]` (closed interval; vectorised);
+- :meth:`Prior.ball_mass` -- :math:`g_t(z)`, the paper's function ``g``;
+- :meth:`Prior.correct_extent` -- the smallest interval holding :math:`X' = \mathcal B(t, r)`
+  within the support (this is where the corner case of Fig. 1 enters);
+- :meth:`Prior.tail_mgf` -- :math:`\int_{X \setminus X'} e^{\epsilon D(x)} dF(x)`, with
+  :math:`D(x)` the largest distance from ``x`` to a point of :math:`X'`, which bounds the
+  posterior from below (see :func:`garesearch.attribute.epsilon_for_attribute`).
+
+The metric is :math:`|x - y|` for numeric values.  :class:`Categorical` with non-numeric
+keys uses the discrete metric (distance 1 between different values).
+"""
+
+from __future__ import annotations
+
+import math
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from typing import Any
+
+import mpmath
+import numpy as np
+
+from .errors import ParameterError
+
+__all__ = ["Categorical", "Continuous", "Normal", "PiecewiseUniform", "Prior", "Uniform"]
+
+_NORM_TOL = 1e-9
+
+
+def _finite(name, x):
+    if not (isinstance(x, (int, float, np.integer, np.floating)) and math.isfinite(float(x))):
+        raise ParameterError(f"{name} must be a finite real number; got {x!r}")
+    return float(x)
+
+
+class Prior(ABC):
+    """Base class: a prior distribution of one attribute with a metric."""
+
+    #: ``"absolute"`` (|x - y|) or ``"discrete"`` (1 between different values)
+    metric: str = "absolute"
+
+    @property
+    @abstractmethod
+    def support(self) -> tuple[float, float]:
+        """Smallest closed interval holding all the prior's mass (may be infinite)."""
+
+    @abstractmethod
+    def mass(self, lo, hi):
+        r""":math:`\Pr[lo \le X \le hi]`, vectorised (0 where ``hi < lo``)."""
+
+    def ball_mass(self, t, z):
+        r"""The paper's :math:`g_t(z) = \Pr[|X - t| \le z]` (Sec. 4.1)."""
+        t = np.asarray(t, dtype=float)
+        z = np.asarray(z, dtype=float)
+        out = self.mass(t - z, t + z)
+        return float(out) if np.ndim(out) == 0 else out
+
+    def correct_extent(self, t: float, r: float) -> tuple[float, float]:
+        """Smallest interval ``[lo, hi]`` holding the support's part of :math:`[t-r, t+r]`."""
+        low, high = self.support
+        return max(t - r, low), min(t + r, high)
+
+    @abstractmethod
+    def tail_mgf(self, epsilon: float, lo: float, hi: float) -> float:
+        r""":math:`M(\epsilon) = E[e^{\epsilon D(X)};\ X < lo \text{ or } X > hi]` with
+        :math:`D(x) = \max(|x - lo|, |x - hi|)`; ``inf`` where it diverges."""
+
+    def quantile(self, u):
+        """Quantile function (used to place the search grid over true values)."""
+        raise NotImplementedError
+
+    def paper_R(self) -> float:
+        """The ``R`` the paper uses for this prior: the diameter of a bounded support."""
+        low, high = self.support
+        if not (np.isfinite(low) and np.isfinite(high)):
+            raise ParameterError(
+                "R: this prior has unbounded support; pass R explicitly for the paper's construction"
+            )
+        return high - low
+
+    def t_candidates(self, r: float) -> np.ndarray:
+        """True values to scan when searching for the worst case (``t=None``)."""
+        u = np.concatenate([[1e-6, 1e-4], np.linspace(0.001, 0.999, 61), [1 - 1e-4, 1 - 1e-6]])
+        ts = [np.asarray(self.quantile(u), dtype=float)]
+        low, high = self.support
+        extra = [x for x in (low, low + r, high - r, high) if np.isfinite(x)]
+        ts.append(np.asarray(extra, dtype=float))
+        ts = np.unique(np.concatenate(ts))
+        return ts[(ts >= low) & (ts <= high)]
+
+    @property
+    def is_finite(self) -> bool:
+        return False
+
+
+# ------------------------------------------------------------------------------------------
+class PiecewiseUniform(Prior):
+    r"""Piecewise-uniform prior: mass ``weights[i]`` spread evenly over ``[edges[i], edges[i+1]]``.
+
+    Parameters
+    ----------
+    edges : array_like
+        Strictly increasing, finite bin edges (at least two).
+    weights : array_like
+        Non-negative bin masses that sum to 1.
+    """
+
+    def __init__(self, edges, weights):
+        edges = np.asarray(edges, dtype=float)
+        weights = np.asarray(weights, dtype=float)
+        if edges.ndim != 1 or edges.size < 2 or not np.all(np.isfinite(edges)):
+            raise ParameterError("edges must be a 1-d array of at least two finite numbers")
+        if np.any(np.diff(edges) <= 0):
+            raise ParameterError("edges must be strictly increasing")
+        if weights.shape != (edges.size - 1,):
+            raise ParameterError(
+                f"weights must have one entry per bin ({edges.size - 1}); got shape {weights.shape}"
+            )
+        if np.any(~np.isfinite(weights)) or np.any(weights < 0):
+            raise ParameterError("weights must be finite and >= 0")
+        total = weights.sum()
+        if abs(total - 1) > _NORM_TOL:
+            raise ParameterError(f"weights must sum to 1 (a prior normalises); they sum to {total!r}")
+        self.edges = edges
+        self.weights = weights / total
+        self._cdf = np.concatenate([[0.0], np.cumsum(self.weights)])
+        self._cdf[-1] = 1.0
+        self.density = self.weights / np.diff(edges)
+
+    def __repr__(self):
+        return f"PiecewiseUniform(edges={self.edges.tolist()}, weights={self.weights.tolist()})"
+
+    @property
+    def support(self):
+        return float(self.edges[0]), float(self.edges[-1])
+
+    def cdf(self, x):
+        return np.interp(x, self.edges, self._cdf)
+
+    def quantile(self, u):
+        return np.interp(u, self._cdf, self.edges)
+
+    def mass(self, lo, hi):
+        lo, hi = np.broadcast_arrays(np.asarray(lo, float), np.asarray(hi, float))
+        out = np.where(hi >= lo, self.cdf(hi) - self.cdf(lo), 0.0)
+        return np.clip(out, 0.0, 1.0)
+
+    def tail_mgf(self, epsilon, lo, hi):
+        a, b = self.edges[:-1], self.edges[1:]
+        e = float(epsilon)
+
+        def seg(x0, x1, sign, anchor):
+            # integral over [x0, x1] of dens * exp(e * sign * (x - anchor)), x1 >= x0
+            width = np.maximum(x1 - x0, 0.0)
+            start = sign * (x0 - anchor) if sign > 0 else sign * (x1 - anchor)
+            if e == 0:
+                return width
+            return np.exp(e * start) * np.expm1(e * width) / e
+
+        up = seg(np.maximum(a, hi), np.maximum(b, hi), +1, lo)
+        down = seg(np.minimum(a, lo), np.minimum(b, lo), -1, hi)
+        with np.errstate(over="ignore", invalid="ignore"):
+            total = float(np.sum(self.density * (up + down)))
+        return total if np.isfinite(total) else math.inf
+
+
+class Uniform(PiecewiseUniform):
+    r"""Uniform prior on ``[low, high]`` (Sec. 4.1, "Uniform distribution").
+
+    An interior true value has :math:`g_t(z) = 2z/W` (``W = high - low``) while
+    the ball fits; near an end of the interval the ball is cut (the corner case of Fig. 1).
+    """
+
+    def __init__(self, low: float, high: float):
+        low, high = _finite("low", low), _finite("high", high)
+        if not high > low:
+            raise ParameterError(f"high must exceed low; got low={low}, high={high}")
+        super().__init__([low, high], [1.0])
+        self.low, self.high = low, high
+
+    def __repr__(self):
+        return f"Uniform({self.low}, {self.high})"
+
+    def mass_mp(self, lo, hi):
+        """Exact ball mass in mpmath (for the high-precision checks)."""
+        lo = max(mpmath.mpf(lo), self.low)
+        hi = min(mpmath.mpf(hi), self.high)
+        return max(hi - lo, 0) / (mpmath.mpf(self.high) - self.low)
+
+
+# ------------------------------------------------------------------------------------------
+class Normal(Prior):
+    r"""Normal prior :math:`\mathcal N(\mu, \sigma^2)`; :math:`g_t(z) = \frac12\left[\mathrm{erf}
+    \frac{t+z-\mu}{\sigma\sqrt2} - \mathrm{erf}\frac{t-z-\mu}{\sigma\sqrt2}\right]` (Sec. 4.1, 6.2)."""
+
+    def __init__(self, mu: float, sigma: float):
+        self.mu = _finite("mu", mu)
+        self.sigma = _finite("sigma", sigma)
+        if not self.sigma > 0:
+            raise ParameterError(f"sigma must be > 0; got {sigma}")
+
+    def __repr__(self):
+        return f"Normal({self.mu}, {self.sigma})"
+
+    @property
+    def support(self):
+        return -math.inf, math.inf
+
+    def mass(self, lo, hi):
+        from scipy.special import ndtr
+
+        lo, hi = np.broadcast_arrays(np.asarray(lo, float), np.asarray(hi, float))
+        zl, zh = (lo - self.mu) / self.sigma, (hi - self.mu) / self.sigma
+        # subtract in the tail where the CDF differences are accurate
+        upper = zl > 0
+        out = np.where(upper, ndtr(-zl) - ndtr(-zh), ndtr(zh) - ndtr(zl))
+        return np.where(hi >= lo, np.clip(out, 0.0, 1.0), 0.0)
+
+    def mass_mp(self, lo, hi):
+        """:math:`\\Pr[lo \\le X \\le hi]` with mpmath at the working precision."""
+        s = mpmath.sqrt(2) * self.sigma
+        return (mpmath.erf((mpmath.mpf(hi) - self.mu) / s) - mpmath.erf((mpmath.mpf(lo) - self.mu) / s)) / 2
+
+    def quantile(self, u):
+        from scipy.special import ndtri
+
+        return self.mu + self.sigma * ndtri(u)
+
+    def paper_R(self) -> float:
+        r"""The paper's :math:`R = 3\sqrt2\sigma` (Sec. 4.1; printed as :math:`\mu + 3\sqrt2\sigma`)."""
+        return 3 * math.sqrt(2) * self.sigma
+
+    def tail_mgf(self, epsilon, lo, hi):
+        from scipy.special import log_ndtr
+
+        e, mu, s = float(epsilon), self.mu, self.sigma
+        # int_{x>hi} e^{e(x-lo)} dN = exp(e(mu-lo) + e^2 s^2/2) * Phi(-(hi-mu-e s^2)/s)
+        log_up = e * (mu - lo) + 0.5 * (e * s) ** 2 + log_ndtr(-(hi - mu - e * s * s) / s)
+        log_dn = e * (hi - mu) + 0.5 * (e * s) ** 2 + log_ndtr((lo - mu + e * s * s) / s)
+        return float(np.exp(np.logaddexp(log_up, log_dn)))
+
+
+# ------------------------------------------------------------------------------------------
+class Continuous(Prior):
+    """Any frozen continuous ``scipy.stats`` distribution as a prior.
+
+    Parameters
+    ----------
+    dist : scipy.stats frozen distribution
+        For example ``scipy.stats.lognorm(0.5, scale=2000)``.
+    """
+
+    def __init__(self, dist: Any):
+        if not (hasattr(dist, "cdf") and hasattr(dist, "sf") and hasattr(dist, "ppf")):
+            raise ParameterError("dist must be a frozen scipy.stats continuous distribution")
+        if not hasattr(dist, "pdf"):
+            raise ParameterError("dist must be continuous (have a pdf); use Categorical for discrete priors")
+        total = float(dist.cdf(np.inf) - dist.cdf(-np.inf))
+        if abs(total - 1) > _NORM_TOL:
+            raise ParameterError(f"dist does not normalise: total mass {total}")
+        self.dist = dist
+
+    def __repr__(self):
+        return f"Continuous({self.dist.dist.name}{tuple(self.dist.args)})"
+
+    @property
+    def support(self):
+        lo, hi = self.dist.support()
+        return float(lo), float(hi)
+
+    def mass(self, lo, hi):
+        lo, hi = np.broadcast_arrays(np.asarray(lo, float), np.asarray(hi, float))
+        med = float(self.dist.median())
+        upper = lo > med
+        out = np.where(upper, self.dist.sf(lo) - self.dist.sf(hi), self.dist.cdf(hi) - self.dist.cdf(lo))
+        return np.where(hi >= lo, np.clip(out, 0.0, 1.0), 0.0)
+
+    def quantile(self, u):
+        return self.dist.ppf(u)
+
+    def tail_mgf(self, epsilon, lo, hi):
+        import warnings
+
+        from scipy.integrate import IntegrationWarning, quad
+
+        e = float(epsilon)
+        low, high = self.support
+        total = 0.0
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", IntegrationWarning)
+            try:
+                if hi < high:
+                    f = lambda x: math.exp(e * (x - lo) + self.dist.logpdf(x))  # noqa: E731
+                    total += quad(f, hi, high, limit=200)[0]
+                if lo > low:
+                    g = lambda x: math.exp(e * (hi - x) + self.dist.logpdf(x))  # noqa: E731
+                    total += quad(g, low, lo, limit=200)[0]
+            except (IntegrationWarning, OverflowError):
+                return math.inf
+        return total if math.isfinite(total) else math.inf
+
+
+# ------------------------------------------------------------------------------------------
+class Categorical(Prior):
+    """A prior on finitely many values, ``{value: probability}``.
+
+    Numeric keys use the metric |x - y|; any other keys (strings, tuples, ...) the discrete
+    metric, distance 1 between different values (Sec. 4.1 "A discrete set of prior
+    probabilities", Sec. 6.1).  Keys with probability 0 are dropped.
+
+    Parameters
+    ----------
+    mapping : Mapping
+        Values and their probabilities; probabilities in [0, 1] summing to 1.
+    """
+
+    def __init__(self, mapping: Mapping):
+        if not isinstance(mapping, Mapping) or not mapping:
+            raise ParameterError("mapping must be a non-empty {value: probability} mapping")
+        items = []
+        for k, v in mapping.items():
+            if not isinstance(v, (int, float, np.integer, np.floating)) or not math.isfinite(float(v)):
+                raise ParameterError(f"probability of {k!r} must be a finite number; got {v!r}")
+            if not 0 <= float(v) <= 1:
+                raise ParameterError(f"probability of {k!r} must lie in [0, 1]; got {v!r}")
+            if float(v) > 0:
+                items.append((k, float(v)))
+        total = math.fsum(v for _, v in items)
+        if abs(total - 1) > _NORM_TOL:
+            raise ParameterError(f"probabilities must sum to 1 (a prior normalises); they sum to {total!r}")
+        numeric = all(
+            isinstance(k, (int, float, np.integer, np.floating)) and not isinstance(k, bool)
+            for k, _ in items
+        )
+        self.metric = "absolute" if numeric else "discrete"
+        if numeric:
+            items.sort(key=lambda kv: float(kv[0]))
+        self.values = [k for k, _ in items]
+        self.probs = np.array([v for _, v in items]) / total
+        self._x = np.array([float(k) for k in self.values]) if numeric else None
+
+    def __repr__(self):
+        return f"Categorical({dict(zip(self.values, self.probs.tolist(), strict=True))})"
+
+    @property
+    def is_finite(self) -> bool:
+        return True
+
+    def probability(self, value) -> float:
+        """Prior probability of one value."""
+        try:
+            return float(self.probs[self.values.index(value)])
+        except ValueError:
+            raise ParameterError(f"t={value!r} is not a value of this prior; values: {self.values}") from None
+
+    @property
+    def support(self):
+        if self.metric == "discrete":
+            raise ParameterError("a Categorical prior with the discrete metric has no interval support")
+        return float(self._x[0]), float(self._x[-1])
+
+    def _require_numeric(self):
+        if self.metric != "absolute":
+            raise ParameterError(
+                "this operation needs numeric values; the prior's keys use the discrete metric"
+            )
+
+    def mass(self, lo, hi):
+        self._require_numeric()
+        lo, hi = np.broadcast_arrays(np.asarray(lo, float), np.asarray(hi, float))
+        cdf = np.concatenate([[0.0], np.cumsum(self.probs)])
+        i = np.searchsorted(self._x, lo, side="left")
+        j = np.searchsorted(self._x, hi, side="right")
+        return np.where(j > i, cdf[j] - cdf[i], 0.0)
+
+    def correct_extent(self, t, r):
+        self._require_numeric()
+        inside = self._x[np.abs(self._x - t) <= r]
+        if inside.size == 0:
+            return t, t  # X' holds no mass
+        return float(inside[0]), float(inside[-1])
+
+    def tail_mgf(self, epsilon, lo, hi):
+        self._require_numeric()
+        out = (self._x < lo) | (self._x > hi)
+        dist = np.maximum(np.abs(self._x - lo), np.abs(self._x - hi))[out]
+        with np.errstate(over="ignore"):
+            total = float(np.sum(self.probs[out] * np.exp(float(epsilon) * dist)))
+        return total if math.isfinite(total) else math.inf
+
+    def quantile(self, u):
+        self._require_numeric()
+        cdf = np.cumsum(self.probs)
+        return self._x[np.minimum(np.searchsorted(cdf, u), self._x.size - 1)]
+
+    def t_candidates(self, r):
+        return np.asarray(self.values, dtype=float) if self.metric == "absolute" else None
