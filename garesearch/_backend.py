@@ -9,8 +9,9 @@ returns the symbolic expression that :mod:`garesearch.derivations` proves things
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import mpmath
 import numpy as np

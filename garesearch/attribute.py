@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 
 from . import bound
+from ._backend import NUMPY
 from .errors import InfeasibleError, ParameterError
 from .priors import Categorical, Prior
 
@@ -112,7 +113,7 @@ def _eps_main(p, q, delta, D):
     if p + delta >= 1:
         return np.full(np.broadcast(q, D).shape, np.inf)
     with np.errstate(all="ignore"):
-        e = bound.eps_main_formula(delta, p, q, D, bound.NUMPY_BACKEND)
+        e = bound.eps_main_formula(delta, p, q, D, NUMPY)
     return np.where((q > 0) & (e > 0), e, -np.inf)
 
 
@@ -195,43 +196,60 @@ def _upper_sound_finite(prior: Categorical, t, r, delta, R):
     return p, (float(e[i]), float(q_c[i]), a, float(D_c[i]))
 
 
+def _scale(prior) -> float:
+    """A typical distance of the prior (to start the searches over epsilon)."""
+    low, high = prior.support
+    if np.isfinite(low) and np.isfinite(high):
+        return high - low
+    q1, q3 = (float(v) for v in prior.quantile(np.array([0.25, 0.75])))
+    return max(q3 - q1, 1e-300)
+
+
 def _lower_sound(prior, t, r, delta, p):
-    """Largest epsilon with p / (p + M(eps)) >= p - delta (inf if p <= delta)."""
+    """Largest epsilon with p / (p + M(eps)) >= p - delta (inf if p <= delta).
+
+    ``M`` grows with epsilon, so the epsilons that meet the lower side form an interval
+    ``[0, eps*]``; bracket ``eps*`` and bisect (Brent's method once ``M`` is finite on
+    both ends).  ``0`` means no epsilon > 0 meets it (tails heavier than exponential).
+    """
     if p <= delta:
         return math.inf
     lo, hi = prior.correct_extent(t, r)
-    target = p * (1 - p + delta) / (p - delta)
+    if prior.tail_mgf(0.0, lo, hi) == 0:  # X' holds all the mass
+        return math.inf
+    log_target = math.log(p * (1 - p + delta) / (p - delta))
 
     def excess(e):
         m = prior.tail_mgf(e, lo, hi)
-        return math.inf if not math.isfinite(m) else math.log(m) - math.log(target)
+        return math.inf if not math.isfinite(m) else math.log(m) - log_target
 
-    if prior.tail_mgf(0.0, lo, hi) == 0:  # X' holds all the mass
-        return math.inf
-    e_hi = 1e-6 / max(hi - lo, 1e-300)
-    while excess(e_hi) < 0:
-        e_hi *= 4
-        if e_hi > 1e300:
-            return math.inf
-    e_lo = 0.0
-    if not math.isfinite(prior.tail_mgf(e_hi / 4, lo, hi)):
-        # heavy tails: find whether any eps > 0 has finite M
-        probe = e_hi
-        for _ in range(200):
-            probe /= 4
-            if math.isfinite(prior.tail_mgf(probe, lo, hi)) and excess(probe) < 0:
-                e_hi = probe * 4
-                e_lo = probe
-                break
+    scale = _scale(prior)
+    e = 1e-3 / scale
+    if excess(e) < 0:
+        e_ok, e_bad = e, 2 * e
+        while excess(e_bad) < 0:
+            e_ok, e_bad = e_bad, 2 * e_bad
+            if e_bad * scale > 1e300:
+                return math.inf
+    else:
+        e_ok, e_bad = e / 8, e
+        while excess(e_ok) >= 0:
+            e_ok, e_bad = e_ok / 8, e_ok
+            if e_ok * scale < 1e-30:
+                return 0.0
+    if math.isfinite(excess(e_bad)):
+        from scipy.optimize import brentq
+
+        return brentq(excess, e_ok, e_bad, xtol=1e-300, rtol=1e-15, maxiter=500)
+    for _ in range(200):  # M jumps to inf inside the bracket: bisect on the predicate
+        mid = 0.5 * (e_ok + e_bad)
+        if mid in (e_ok, e_bad):
+            break
+        if excess(mid) < 0:
+            e_ok = mid
         else:
-            return 0.0
-    from scipy.optimize import brentq
-
-    def f(e):
-        v = excess(e)
-        return 1e300 if math.isinf(v) else v
-
-    return brentq(f, e_lo, e_hi, xtol=1e-300, rtol=1e-15, maxiter=500)
+            e_bad = mid
+    return e_ok
 
 
 def _discrete_metric(prior: Categorical, t, r, delta, sides):

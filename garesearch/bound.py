@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._backend import NUMPY as NUMPY_BACKEND
 from ._evaluate import check, evaluate, finish, to_values, workdps
 from .errors import InfeasibleError, ParameterError
 
@@ -114,7 +113,7 @@ def worst_case_prior_formula(delta, q, B):
     (The paper prints :math:`\frac{\delta(1-\delta)+q(1-q)}{2(\delta+q-1)}`, from a wrong
     derivative.)
     """
-    return q * delta * (1 - delta) / (q * delta + B.sqrt(q * delta * (q + delta - 1)))
+    return q * delta * (1 - delta) / (q * delta + B.sqrt(q * delta * (delta - (1 - q))))
 
 
 def worst_case_epsilon_formula(delta, q, a, B):

@@ -282,6 +282,33 @@ class Continuous(Prior):
     def quantile(self, u):
         return self.dist.ppf(u)
 
+    def tail_rates(self) -> tuple[float, float]:
+        """Exponential decay rates of the upper and lower tails of the density.
+
+        :math:`M(\\epsilon)` is finite only for epsilon below the rate of each unbounded tail.
+        The rate is read off the log-density at two depths of the tail (tail masses 1e-6 to
+        1e-8 and 1e-12 to 1e-14): a rate that falls by more than half between them marks a
+        tail heavier than any exponential (Cauchy, Student t, log-normal), rate 0.
+        ``inf`` for a bounded side.
+        """
+        if not hasattr(self, "_rates"):
+            low, high = self.support
+            rates = []
+            for upper, bounded in ((True, np.isfinite(high)), (False, np.isfinite(low))):
+                if bounded:
+                    rates.append(math.inf)
+                    continue
+                at = (lambda m: float(self.dist.isf(m))) if upper else (lambda m: float(self.dist.ppf(m)))
+
+                def rate(m1, m2, at=at):
+                    x1, x2 = at(m1), at(m2)
+                    return max(float(self.dist.logpdf(x1) - self.dist.logpdf(x2)) / abs(x2 - x1), 0.0)
+
+                shallow, deep = rate(1e-6, 1e-8), rate(1e-12, 1e-14)
+                rates.append(0.0 if deep < 0.5 * shallow else min(shallow, deep))
+            self._rates = tuple(rates)
+        return self._rates
+
     def tail_mgf(self, epsilon, lo, hi):
         import warnings
 
@@ -289,6 +316,9 @@ class Continuous(Prior):
 
         e = float(epsilon)
         low, high = self.support
+        up_rate, down_rate = self.tail_rates()
+        if (hi < high and e >= up_rate) or (lo > low and e >= down_rate):
+            return math.inf
         total = 0.0
         with warnings.catch_warnings():
             warnings.simplefilter("error", IntegrationWarning)

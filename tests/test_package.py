@@ -1,0 +1,57 @@
+"""Packaging: fast import, pyproject.toml and environment.yml agree, the README example runs."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_bare_import_loads_no_heavy_modules():
+    code = (
+        "import sys, garesearch; "
+        "print(','.join(m for m in ('sympy', 'scipy', 'matplotlib') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
+
+
+def test_public_names_resolve():
+    import garesearch
+
+    for name in garesearch.__all__:
+        assert getattr(garesearch, name) is not None, name
+
+
+def _names(specs):
+    return {re.split(r"[<>=!~ \[]", s.strip(), maxsplit=1)[0].lower() for s in specs}
+
+
+def test_environment_yml_lists_the_pyproject_packages():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    wanted = _names(project["dependencies"])
+    for extra in ("notebooks", "test"):
+        wanted |= _names(project["optional-dependencies"][extra])
+    text = (ROOT / "environment.yml").read_text()
+    deps = text.split("dependencies:", 1)[1]
+    conda = set()
+    for line in deps.splitlines():
+        m = re.match(r"\s+-\s+([A-Za-z0-9_.\-]+)", line)
+        if m and m.group(1) not in ("pip", "python", "--no-deps"):
+            conda.add(m.group(1).lower())
+    assert conda == wanted
+
+
+def test_readme_gives_two_commands_and_its_example_runs():
+    text = (ROOT / "README.md").read_text()
+    first_block = re.search(r"```sh\n(.*?)```", text, re.S).group(1)
+    commands = [ln.split("#")[0].strip() for ln in first_block.splitlines() if ln.strip()]
+    assert commands == ["make reproduce", "make test"]
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert "make test" in ci
+    for block in re.findall(r"```python\n(.*?)```", text, re.S):
+        exec(compile(block, "README.md", "exec"), {})
