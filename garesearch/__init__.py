@@ -14,6 +14,23 @@ __version__ = "0.1.0"
 
 # public name -> submodule that defines it (PEP 562 lazy loading)
 _LAZY: dict[str, str] = {
+    # App. A.1 noise bounds; App. B (epsilon, delta); calibrated releases; other readings
+    "noise_mass": "noise",
+    "noise_bound": "noise",
+    "laplace_scale": "noise",
+    "advantage_with_confidence": "approx_dp",
+    "confidence_for_advantage": "approx_dp",
+    "adp_posterior_bound": "approx_dp",
+    "search_smooth_laplace": "approx_dp",
+    "laplace_release": "release",
+    "posterior_belief_bound": "readings",
+    "lee_clifton_epsilon": "readings",
+    "lee_clifton_posterior": "readings",
+    "worst_case_advantage": "readings",
+    "membership_advantage": "readings",
+    "kazan_reiter_ratio": "readings",
+    "kazan_reiter_epsilon": "readings",
+    "plot_readings": "readings",
     # Sec. 3.2 and Eq. (main)
     "posterior_bound": "bound",
     "epsilon_for_advantage": "bound",
@@ -31,6 +48,10 @@ _LAZY: dict[str, str] = {
 }
 
 _SUBMODULES = {
+    "noise",
+    "approx_dp",
+    "release",
+    "readings",
     "priors",
     "bound",
     "attribute",

@@ -1,0 +1,578 @@
+r"""(epsilon, delta)-DP and the guessing advantage (App. B).
+
+Notation of App. B: ``p`` and ``q`` are the prior masses of the correct guesses
+:math:`X'` and of the comparison set :math:`\hat X'`; distances are scaled so that every
+point of :math:`\hat X'` is within distance 1 of every point of :math:`X'` (``a = 1``).  The
+paper calls the bound on the advantage :math:`\epsilon'` and the probability that it holds
+:math:`\delta'`; garesearch names them ``advantage`` and ``confidence`` to keep them apart
+from the mechanism's :math:`(\epsilon, \delta)`.
+
+B.1, from an :math:`(\epsilon,\delta)` mechanism to :math:`(\epsilon',\delta')` guessing advantage
+----------------------------------------------------------------------------------------------
+For an output ``y`` let :math:`\underline\chi_y = \inf_{x \in \hat X'} f_Y(y|x)`.  If
+
+.. math:: f_Y(y|x') \le e^{\epsilon} f_Y(y|x) + \delta \qquad (x' \in X',\ x \in \hat X')
+
+then :math:`\Pr_{post}[X'] \le 1 / \bigl(1 + \frac{q/p}{e^\epsilon + \delta/\underline\chi_y}\bigr)`
+(:func:`posterior_bound_chi`).  For additive noise :math:`\xi\eta` whose density decreases
+in :math:`|x|`, with probability :math:`\delta'` the noise stays within
+:math:`d(\delta')` (:func:`garesearch.noise.noise_bound`), and then
+:math:`\underline\chi_y \ge f(c + d(\delta'))`, where ``c`` (the paper's :math:`c(t)`,
+``shift`` here) is the largest distance between the query's value at the true input and at a
+point of :math:`\hat X'`.
+
+Modelling caveats (documented, not hidden)
+------------------------------------------
+1. *Density-level inequality.*  B.1 assumes :math:`f(y|x') \le e^\epsilon f(y|x) + \delta`
+   between densities.  :math:`(\epsilon,\delta)`-DP (Def. adp) constrains probabilities of
+   sets and does not imply it: :math:`\delta` is a probability, a density has units of
+   1/output (rescaling the output changes every density but not :math:`\delta`), and a
+   mechanism may put a spike of density far above :math:`e^\epsilon f + \delta` on a set of
+   tiny mass.  The results below are conditional on the density-level assumption.
+2. *The paper's* :math:`d(\delta)` *in the formula for* :math:`\epsilon'` *means*
+   :math:`d(\delta')` (the probability that the noise stays small).
+3. *Probabilistic DP* (Def. pdp): the paper takes "the same :math:`\delta`" for GA; the bad
+   sets :math:`S^\delta_0` of Def. pdp depend on the pair :math:`(x_0, x_1)`, while the
+   posterior bound needs one output ``y`` that is good for *all* pairs in
+   :math:`X' \times \hat X'`.  The mass of the union of the bad sets can exceed
+   :math:`\delta`; the conversion holds when the bad set depends on the true input only
+   (as for mechanisms whose privacy loss is bounded outside a set fixed by the input).
+4. *Approximate DP with* :math:`\bar\chi_y = b/(2c)` (B.2, Laplace noise of magnitude
+   :math:`c/b`): the bound :math:`1/(1 + e^{-\epsilon}(1 - \delta/\bar\chi_y)q/p)`
+   decreases in :math:`\bar\chi_y`, so it needs a *lower* bound on
+   :math:`\bar\chi_y = \sup_{x\in\hat X'} f_Y(y|x)`.  :math:`b/(2c)` is the *largest* value
+   the density takes (at its mode): the substitution is valid only for outputs ``y`` that
+   some point of :math:`\hat X'` maps to (with magnitude :math:`c/b`).  In the tails
+   :math:`\bar\chi_y \to 0` and the factor :math:`1 - \delta/\bar\chi_y` turns negative,
+   which is exactly the problem B.1 handles with :math:`\delta'`.
+5. *Smooth sensitivity* :math:`c_\beta(t)` depends on :math:`\beta`; the search below takes
+   ``c`` for the chosen ``beta`` as given (the paper's "try values of C'" loop is left to
+   the caller).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import mpmath
+import numpy as np
+
+from . import noise as _noise
+from ._evaluate import check, evaluate, finish, to_values, workdps
+from .bound import epsilon_for_advantage
+from .errors import InfeasibleError, ParameterError
+
+__all__ = [
+    "B1Result",
+    "SmoothLaplaceParameters",
+    "adp_posterior_bound",
+    "adp_posterior_bound_formula",
+    "advantage_with_confidence",
+    "average_advantage",
+    "beta_bound",
+    "bprime_interval",
+    "chi_required_formula",
+    "confidence_for_advantage",
+    "epsilon_for_pdp_advantage",
+    "posterior_bound_chi",
+    "posterior_bound_chi_formula",
+    "search_smooth_laplace",
+    "smooth_laplace_delta",
+    "smooth_laplace_ratio",
+]
+
+
+# --------------------------------------------------------------------------------------
+# Formulas, written once.
+# --------------------------------------------------------------------------------------
+def posterior_bound_chi_formula(epsilon, delta, chi, p, q, B):
+    r"""App. B.1: :math:`\Pr_{post}[X'] \le 1/\bigl(1 + \frac{q/p}{e^\epsilon + \delta/\underline\chi}\bigr)`."""
+    return 1 / (1 + (q / p) / (B.exp(epsilon) + delta / chi))
+
+
+def chi_required_formula(epsilon, delta, advantage, p, q, B):
+    r"""App. B.1, advantage fixed: the smallest :math:`\underline\chi` that keeps the
+    posterior at most ``p + advantage``:
+
+    .. math:: \underline\chi \ge \frac{\delta}{\frac{p+\epsilon'}{1-(p+\epsilon')}\frac{q}{p} - e^{\epsilon}}
+
+    (meaningful where the denominator is positive).
+    """
+    s = p + advantage
+    return delta / (s / (1 - s) * q / p - B.exp(epsilon))
+
+
+def adp_posterior_bound_formula(epsilon, delta, chibar, p, q, B):
+    r"""App. B.2: :math:`\Pr_{post}[X'] \le 1/\bigl(1 + e^{-\epsilon}(1 - \delta/\bar\chi)\,q/p\bigr)`."""
+    return 1 / (1 + B.exp(-epsilon) * (1 - delta / chibar) * q / p)
+
+
+def smooth_laplace_delta_formula(epsilon, b, beta, B):
+    r"""App. B.2 (from [dersens]): :math:`\delta = 2e^{\epsilon - 1 - (\epsilon-b)/\beta}`."""
+    return 2 * B.exp(epsilon - 1 - (epsilon - b) / beta)
+
+
+def smooth_laplace_ratio_formula(epsilon, b, beta, c, B):
+    r"""App. B.2: :math:`\delta/\bar\chi = 4e^{\epsilon-1-(\epsilon-b)/\beta}\,c/b` with :math:`\bar\chi = b/(2c)`."""
+    return 4 * B.exp(epsilon - 1 - (epsilon - b) / beta) * c / b
+
+
+def beta_bound_formula(epsilon, b, C, B):
+    r"""App. B.2: :math:`\beta \le (\epsilon-b)/(\epsilon-1-\ln(b/(4C)))` (denominator > 0)."""
+    return (epsilon - b) / (epsilon - 1 - B.log(b / (4 * C)))
+
+
+def lambert_argument_formula(epsilon, alpha, beta, c, B, typo=False):
+    r"""App. B.2: the argument :math:`-\frac{4c\,e^{\epsilon-\alpha-1-(\epsilon-\alpha)/\beta}}{(1-e^{-\alpha})\beta}`
+    of Lambert's W (``typo=True``: :math:`1-e^{-\alpha\epsilon}` as the paper's requirement prints)."""
+    gap = -B.expm1(-alpha * epsilon) if typo else -B.expm1(-alpha)
+    return -4 * c * B.exp(epsilon - alpha - 1 - (epsilon - alpha) / beta) / (gap * beta)
+
+
+# --------------------------------------------------------------------------------------
+# B.1
+# --------------------------------------------------------------------------------------
+def _check_pq(v):
+    check("p", v["p"], 0, 1)
+    check("q", v["q"], 0, 1)
+    if np.any(v["p"] + v["q"] > 1 + 1e-12):
+        raise ParameterError("p + q must be at most 1 (X' and the comparison set are disjoint)")
+
+
+def posterior_bound_chi(*, epsilon, delta, chi, p, q, dps: int | None = None):
+    r"""App. B.1's posterior bound for one output, given :math:`\underline\chi_y`.
+
+    .. math:: \Pr_{post}[X'] \le \frac{1}{1 + \frac{q/p}{e^{\epsilon} + \delta/\underline\chi_y}}
+
+    Assumes the density-level inequality of the module docstring (caveat 1).
+
+    Parameters
+    ----------
+    epsilon : float
+        Epsilon of the mechanism w.r.t. the scaled distance (``a = 1``), ``>= 0``.
+    delta : float
+        Delta of the mechanism, ``>= 0`` (a density-level constant, caveat 1).
+    chi : float
+        :math:`\inf_{x \in \hat X'} f_Y(y|x) > 0`.
+    p, q : float
+        Prior masses of :math:`X'` and :math:`\hat X'`.
+    """
+    with workdps(dps):
+        v = to_values(dps, epsilon=epsilon, delta=delta, chi=chi, p=p, q=q)
+        check("epsilon", v["epsilon"], 0, np.inf, low_open=False)
+        check("delta", v["delta"], 0, np.inf, low_open=False)
+        check("chi", v["chi"], 0, np.inf)
+        _check_pq(v)
+        return finish(evaluate(posterior_bound_chi_formula, v, dps), dps)
+
+
+@dataclass(frozen=True)
+class B1Result:
+    """A guessing-advantage bound that holds with a given probability (App. B.1).
+
+    Attributes
+    ----------
+    advantage : float
+        Bound on :math:`\\Pr_{post}[X'] - p` (the paper's :math:`\\epsilon'`), ``>= 0``.
+    confidence : float
+        Probability that the bound holds (the paper's :math:`\\delta'`).
+    noise_radius : float
+        :math:`d(\\delta')`: the noise stays within it with probability ``confidence``.
+    chi : float
+        The lower bound :math:`f(c + d)` on :math:`\\underline\\chi_y`.
+    average : float
+        :math:`1 + (\\epsilon' - 1)\\delta'` (App. B's single-number summary).
+    """
+
+    advantage: float
+    confidence: float
+    noise_radius: float
+    chi: float
+    average: float = field(init=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "average", 1 + (self.advantage - 1) * self.confidence)
+
+
+def average_advantage(*, advantage, confidence):
+    r"""App. B: :math:`\epsilon'\delta' + 1\cdot(1-\delta') = 1 + (\epsilon'-1)\delta'`.
+
+    The paper bounds the advantage by 1 on the bad outputs; the advantage can never exceed
+    :math:`1 - p`, so :math:`\epsilon'\delta' + (1-p)(1-\delta')` is also valid and smaller.
+    """
+    v = to_values(None, advantage=advantage, confidence=confidence)
+    check("confidence", v["confidence"], 0, 1, low_open=False, high_open=False)
+    return finish(1 + (v["advantage"] - 1) * v["confidence"], None)
+
+
+def advantage_with_confidence(
+    *, epsilon, delta, confidence, p, q, shift=0.0, noise="laplace", scale=1.0,
+    dps: int | None = None,
+) -> B1Result:
+    r"""App. B.1 with :math:`\delta'` fixed: the advantage bound :math:`\epsilon'` that holds
+    with probability ``confidence``.
+
+    .. math:: \epsilon' = \frac{1}{1 + \frac{q/p}{e^{\epsilon} + \delta/f(c + d(\delta'))}} - p
+
+    (the paper prints :math:`d(\delta)`; it means :math:`d(\delta')`).  ``f`` is the density of
+    the noise :math:`\xi\eta` (``noise``, ``scale``), ``c`` is ``shift``.
+
+    The returned bound is never below 0: :math:`q \le 1-p` and :math:`e^\epsilon \ge 1` give
+    a posterior bound :math:`\ge p`, so the paper's remark that ":math:`\epsilon' < 0` means we
+    could not satisfy GA" never applies; an unhelpful :math:`\delta'` shows as an advantage
+    close to :math:`1-p` instead.
+    """
+    with workdps(dps):
+        v = to_values(dps, confidence=confidence, shift=shift)
+        check("confidence", v["confidence"], 0, 1)
+        check("shift", v["shift"], 0, np.inf, low_open=False)
+        d = _noise.noise_bound(v["confidence"], noise=noise, scale=scale, dps=dps)
+        chi = _noise.noise_density(v["shift"] + d, noise=noise, scale=scale, dps=dps)
+        post = posterior_bound_chi(epsilon=epsilon, delta=delta, chi=chi, p=p, q=q, dps=dps)
+        pp = to_values(dps, p=p)["p"]
+        return B1Result(
+            advantage=finish(post - pp, dps), confidence=finish(v["confidence"], dps),
+            noise_radius=d, chi=chi,
+        )
+
+
+def confidence_for_advantage(
+    *, epsilon, delta, advantage, p, q, shift=0.0, noise="laplace", scale=1.0,
+    dps: int | None = None,
+) -> B1Result:
+    r"""App. B.1 with :math:`\epsilon'` fixed: the probability :math:`\delta'` with which the
+    advantage stays at most ``advantage``.
+
+    Needs :math:`\underline\chi_y \ge \chi^* = \delta / (\frac{p+\epsilon'}{1-(p+\epsilon')}\frac qp
+    - e^\epsilon)`; solves :math:`f(c + d) = \chi^*` for ``d`` and returns
+    :math:`\delta' = \Pr[|\xi\eta| \le d]`.  With ``delta = 0`` every output is good
+    (:math:`\delta' = 1`) as soon as pure DP meets the request.
+
+    Raises
+    ------
+    InfeasibleError
+        If the denominator is :math:`\le 0` (even :math:`\delta = 0` cannot meet the
+        request), or if :math:`f(c) \le \chi^*` (no ``d >= 0`` works), as the paper says.
+    """
+    with workdps(dps):
+        v = to_values(dps, epsilon=epsilon, delta=delta, advantage=advantage, p=p, q=q,
+                      shift=shift)
+        check("epsilon", v["epsilon"], 0, np.inf, low_open=False)
+        check("delta", v["delta"], 0, np.inf, low_open=False)
+        check("advantage", v["advantage"], 0, 1)
+        check("shift", v["shift"], 0, np.inf, low_open=False)
+        _check_pq(v)
+        if v["p"] + v["advantage"] >= 1:
+            return B1Result(advantage=finish(v["advantage"], dps), confidence=1.0,
+                            noise_radius=math.inf, chi=0.0)
+        s = v["p"] + v["advantage"]
+        B = _noise._backend(dps)
+        denom = s / (1 - s) * v["q"] / v["p"] - B.exp(v["epsilon"])
+        if denom <= 0:
+            raise InfeasibleError(
+                f"no output can keep the advantage within {float(v['advantage']):.6g}: even "
+                f"pure {float(v['epsilon']):.6g}-DP allows a larger posterior for p={float(v['p']):.6g}, "
+                f"q={float(v['q']):.6g} (need (p+adv)/(1-p-adv)*q/p > e^epsilon)"
+            )
+        if v["delta"] == 0:
+            return B1Result(advantage=finish(v["advantage"], dps), confidence=1.0,
+                            noise_radius=math.inf, chi=0.0)
+        chi_star = v["delta"] / denom
+        top = _noise.noise_density(v["shift"], noise=noise, scale=scale, dps=dps)
+        if top <= chi_star:
+            raise InfeasibleError(
+                f"the noise density at the shift c={float(v['shift']):.6g} is {float(top):.6g}, "
+                f"not above the required chi={float(chi_star):.6g}: no confidence > 0 exists "
+                "(App. B.1); use less delta or a smaller noise scale"
+            )
+        reach = _noise.noise_density_inverse(chi_star, noise=noise, scale=scale, dps=dps)
+        d = reach - v["shift"]
+        conf = _noise.noise_mass(d, noise=noise, scale=scale, dps=dps)
+        return B1Result(advantage=finish(v["advantage"], dps), confidence=conf,
+                        noise_radius=d, chi=chi_star)
+
+
+# --------------------------------------------------------------------------------------
+# B.2
+# --------------------------------------------------------------------------------------
+def epsilon_for_pdp_advantage(*, delta, p, q=None, a=1.0, failure, dps: int | None = None):
+    r"""App. B.2, probabilistic DP (Def. pdp): the :math:`(\epsilon, \delta_{DP})` that gives
+    advantage at most ``delta`` with probability ``1 - failure``.
+
+    The paper: outside the bad set the mechanism is pure :math:`\epsilon`-DP, so epsilon is
+    Eq. (main)'s (:func:`garesearch.bound.epsilon_for_advantage`) and
+    :math:`\delta_{DP}` = ``failure``.  See caveat 3 of the module docstring.
+
+    Returns
+    -------
+    tuple
+        ``(epsilon, failure)``.
+    """
+    with workdps(dps):
+        f = to_values(dps, failure=failure)["failure"]
+        check("failure", f, 0, 1, low_open=False)
+    eps = epsilon_for_advantage(delta=delta, p=p, q=q, a=a, dps=dps)
+    return eps, finish(f, dps)
+
+
+def adp_posterior_bound(*, epsilon, delta, chibar, p, q, dps: int | None = None):
+    r"""App. B.2, approximate DP (Def. adp):
+
+    .. math:: \Pr_{post}[X'] \le \frac{1}{1 + e^{-\epsilon}\,(1 - \delta/\bar\chi_y)\,q/p},
+       \qquad \bar\chi_y = \sup_{x\in\hat X'} f_Y(y|x) > \delta.
+
+    Follows from :math:`\underline\chi_y \ge (\bar\chi_y - \delta)e^{-\epsilon}` (density-level
+    inequality, caveat 1).  Pass a *lower* bound on :math:`\bar\chi_y` (caveat 4).
+
+    Raises
+    ------
+    InfeasibleError
+        If ``chibar <= delta`` (the paper: no :math:`\epsilon > 0` then).
+    """
+    with workdps(dps):
+        v = to_values(dps, epsilon=epsilon, delta=delta, chibar=chibar, p=p, q=q)
+        check("epsilon", v["epsilon"], 0, np.inf, low_open=False)
+        check("delta", v["delta"], 0, np.inf, low_open=False)
+        check("chibar", v["chibar"], 0, np.inf)
+        _check_pq(v)
+        if np.any(v["chibar"] <= v["delta"]):
+            raise InfeasibleError(
+                "chibar must exceed delta: with delta >= chibar the factor 1 - delta/chibar is "
+                "<= 0 and the bound is trivial (App. B.2)"
+            )
+        return finish(evaluate(adp_posterior_bound_formula, v, dps), dps)
+
+
+def smooth_laplace_delta(*, epsilon, b, beta, dps: int | None = None):
+    r"""App. B.2: :math:`\delta = 2e^{\epsilon-1-(\epsilon-b)/\beta}` of Laplace noise
+    :math:`c_\beta(t)/b` with :math:`\beta`-smooth derivative sensitivity ([dersens]);
+    needs :math:`b + \beta \le \epsilon`."""
+    with workdps(dps):
+        v = to_values(dps, epsilon=epsilon, b=b, beta=beta)
+        _check_b_beta(v)
+        return finish(evaluate(smooth_laplace_delta_formula, v, dps), dps)
+
+
+def smooth_laplace_ratio(*, epsilon, b, beta, c, dps: int | None = None):
+    r"""App. B.2: :math:`\delta/\bar\chi = 4e^{\epsilon-1-(\epsilon-b)/\beta}c/b` with
+    :math:`\bar\chi = b/(2c)` (caveat 4)."""
+    with workdps(dps):
+        v = to_values(dps, epsilon=epsilon, b=b, beta=beta, c=c)
+        _check_b_beta(v)
+        check("c", v["c"], 0, np.inf)
+        return finish(evaluate(smooth_laplace_ratio_formula, v, dps), dps)
+
+
+def _check_b_beta(v):
+    check("epsilon", v["epsilon"], 0, np.inf)
+    check("b", v["b"], 0, np.inf)
+    check("beta", v["beta"], 0, np.inf)
+    if np.any(v["b"] + v["beta"] > v["epsilon"] * (1 + 1e-12)):
+        raise ParameterError("b + beta must be at most epsilon (App. B.2)")
+
+
+def beta_bound(*, epsilon, b, C=1.0, dps: int | None = None):
+    r"""App. B.2: the largest :math:`\beta` with :math:`\delta/\bar\chi \le c_\beta(t)/C`,
+
+    .. math:: \beta \le \frac{\epsilon - b}{\epsilon - 1 - \ln(b/(4C))}
+
+    (``C = 1`` is the paper's first form).  Returns ``inf`` when the denominator is
+    :math:`\le 0`: then every :math:`\beta > 0` satisfies the inequality.  For
+    :math:`C \ge 1/4` and :math:`0 < b < \epsilon` the denominator exceeds
+    :math:`\epsilon - 1 - \ln\epsilon + \ln 4C > 0`, so the paper's remark
+    ":math:`\beta > 0` as :math:`b < \epsilon`" holds there.
+    The factor :math:`1 - \delta/\bar\chi` is positive only if :math:`c_\beta(t) < C` strictly.
+    """
+    with workdps(dps):
+        v = to_values(dps, epsilon=epsilon, b=b, C=C)
+        check("epsilon", v["epsilon"], 0, np.inf)
+        check("b", v["b"], 0, v["epsilon"])
+        check("C", v["C"], 0, np.inf)
+        B = _noise._backend(dps)
+        den = v["epsilon"] - 1 - B.log(v["b"] / (4 * v["C"]))
+        out = evaluate(beta_bound_formula, v, dps)
+        inf = np.inf if dps is None else mpmath.inf
+        if dps is None:
+            out = np.where(den > 0, out, inf)
+        elif den <= 0:
+            out = inf
+        return finish(out, dps)
+
+
+def bprime_interval(*, epsilon, alpha, beta, c, requirement="corrected", dps: int | None = None):
+    r"""App. B.2, Lambert W step: the ``b'`` with
+    :math:`1 - 4e^{\epsilon-\alpha-1-(\epsilon-\alpha-b')/\beta}c/b' \ge e^{-\alpha}`.
+
+    With :math:`x = b'/\beta` the requirement is :math:`x e^{-x} \ge 1/Y`,
+    :math:`Y = \frac{(1-e^{-\alpha})\beta}{4c\,e^{\epsilon-\alpha-1-(\epsilon-\alpha)/\beta}}`.
+    :math:`xe^{-x}` rises to :math:`1/e` at ``x = 1`` and falls after, so the solutions form
+    the interval between the two real branches of W:
+
+    .. math:: b' \in \bigl[-\beta W_0(z),\ -\beta W_{-1}(z)\bigr], \qquad z = -1/Y,
+
+    non-empty iff :math:`z \ge -1/e`.  The paper gives one root (the equality); its
+    requirement prints :math:`e^{-\alpha\epsilon}` where its own next step uses
+    :math:`e^{-\alpha}` (``requirement="paper"`` reproduces the printed version).
+
+    Returns
+    -------
+    tuple or None
+        ``(low, high)`` or ``None`` if no ``b'`` exists.  The cap
+        :math:`b' \le \epsilon-\alpha-\beta` is not applied here.
+    """
+    if requirement not in ("corrected", "paper"):
+        raise ParameterError(f"requirement must be 'corrected' or 'paper'; got {requirement!r}")
+    with workdps(dps):
+        v = to_values(dps, epsilon=epsilon, alpha=alpha, beta=beta, c=c)
+        check("epsilon", v["epsilon"], 0, np.inf)
+        check("alpha", v["alpha"], 0, v["epsilon"], high_open=False)
+        check("beta", v["beta"], 0, np.inf)
+        check("c", v["c"], 0, np.inf)
+        B = _noise._backend(dps)
+        z = lambert_argument_formula(v["epsilon"], v["alpha"], v["beta"], v["c"], B,
+                                     typo=requirement == "paper")
+        if z < -1 / B.e:
+            return None
+        low = -v["beta"] * B.lambertw(z, 0)
+        high = -v["beta"] * B.lambertw(z, -1)
+        return finish(low, dps), finish(high, dps)
+
+
+@dataclass(frozen=True)
+class SmoothLaplaceParameters:
+    """Result of :func:`search_smooth_laplace` (App. B.2's procedure).
+
+    Attributes
+    ----------
+    epsilon : float
+        The pure-DP epsilon that the guessing-advantage bound asked for.
+    alpha : float
+        The chosen :math:`\\alpha`: the mechanism is :math:`(\\epsilon-\\alpha, \\delta)`-DP.
+    beta, c : float
+        Smoothness and smooth derivative sensitivity :math:`c_\\beta(t)` (inputs).
+    b : float
+        The chosen :math:`b'`; the noise is Laplace of magnitude ``c / b``.
+    delta : float
+        :math:`2e^{\\epsilon-\\alpha-1-(\\epsilon-\\alpha-b')/\\beta}`.
+    ratio : float
+        :math:`\\delta/\\bar\\chi` at :math:`\\bar\\chi = b'/(2c)` (caveat 4): at most
+        :math:`1 - e^{-\\alpha}`.
+    noise_scale : float
+        ``c / b``: the paper's noise level.
+    lambert_interval : tuple
+        ``(low, high)`` feasible ``b'`` from the two branches of W at the chosen alpha.
+    """
+
+    epsilon: float
+    alpha: float
+    beta: float
+    c: float
+    b: float
+    delta: float
+    ratio: float
+    noise_scale: float
+    lambert_interval: tuple
+
+    def slacks(self, dps: int = 50) -> dict:
+        """The inequalities the parameters must satisfy, evaluated with mpmath (``>= 0`` = met).
+
+        ``requirement``: :math:`1 - \\delta/\\bar\\chi - e^{-\\alpha}`;
+        ``budget``: :math:`\\epsilon - \\alpha - \\beta - b'`;
+        ``ga``: :math:`e^{-(\\epsilon-\\alpha)}(1-\\delta/\\bar\\chi) - e^{-\\epsilon}` (the
+        (epsilon - alpha, delta) bound is at least as strong as the pure epsilon-DP one);
+        ``b_positive``: ``b'``.
+        """
+        with mpmath.workdps(dps):
+            e, a, be, c, b = (mpmath.mpf(x) for x in (self.epsilon, self.alpha, self.beta,
+                                                      self.c, self.b))
+            r = 4 * mpmath.exp(e - a - 1 - (e - a - b) / be) * c / b
+            return {
+                "requirement": 1 - r - mpmath.exp(-a),
+                "budget": e - a - be - b,
+                "ga": mpmath.exp(-(e - a)) * (1 - r) - mpmath.exp(-e),
+                "b_positive": b,
+            }
+
+
+def _best_b(epsilon, alpha, beta, c):
+    """Largest feasible b' at ``alpha`` (closed form through Lambert W), or -inf."""
+    cap = epsilon - alpha - beta
+    if cap <= 0 or alpha <= 0:
+        return -math.inf, None
+    inter = bprime_interval(epsilon=epsilon, alpha=alpha, beta=beta, c=c)
+    if inter is None:
+        return -math.inf, None
+    low, high = inter
+    # the W_{-1} root meets the requirement with equality: step inside by a relative 1e-9
+    # so that rounding cannot leave the returned b' infeasible
+    best = min(high * (1 - 1e-9), cap)
+    if best < low:
+        return -math.inf, inter
+    return best, inter
+
+
+def search_smooth_laplace(*, epsilon, beta, c, n_alpha: int = 400) -> SmoothLaplaceParameters:
+    r"""App. B.2's parameter search for Laplace noise with :math:`\beta`-smooth derivative
+    sensitivity: the largest :math:`b'` (least noise :math:`c/b'`) over
+    :math:`\alpha \in [0, \epsilon]` and :math:`b' \in [0, \epsilon-\alpha-\beta]` with
+
+    .. math:: 1 - \frac{4e^{\epsilon-\alpha-1-(\epsilon-\alpha-b')/\beta}c}{b'} \ge e^{-\alpha}.
+
+    For each :math:`\alpha` the feasible :math:`b'` form an interval given in closed form by the
+    two branches of Lambert's W (:func:`bprime_interval`), so the paper's refining search over
+    :math:`b'` is exact here: :math:`b' = \min(-\beta W_{-1}(z), \epsilon-\alpha-\beta)`.  The
+    search over :math:`\alpha` is a grid of ``n_alpha`` points refined by bounded Brent
+    (``scipy.optimize.minimize_scalar``).  ``beta = 0`` means pure DP: :math:`\delta = 0`,
+    :math:`\alpha = 0`, :math:`b' = \epsilon` (the paper's special case).
+
+    Then the mechanism is :math:`(\epsilon-\alpha, \delta)`-DP and App. B.2's bound
+    :math:`1/(1 + e^{-(\epsilon-\alpha)}(1-\delta/\bar\chi)q/p)` is at most the pure
+    :math:`\epsilon`-DP bound :math:`1/(1 + e^{-\epsilon}q/p)`, under caveats 1, 4 and 5.
+
+    Parameters
+    ----------
+    epsilon : float
+        The pure-DP epsilon from the guessing-advantage requirement (scaled distance), > 0.
+    beta : float
+        Smoothness, ``0 <= beta < epsilon``.
+    c : float
+        Smooth derivative sensitivity :math:`c_\beta(t)` at the true input, > 0.
+
+    Raises
+    ------
+    InfeasibleError
+        If no :math:`(\alpha, b')` satisfies the requirement.
+    """
+    v = to_values(None, epsilon=epsilon, beta=beta, c=c)
+    check("epsilon", v["epsilon"], 0, np.inf)
+    check("beta", v["beta"], 0, v["epsilon"], low_open=False)
+    check("c", v["c"], 0, np.inf)
+    eps, be, cc = float(v["epsilon"]), float(v["beta"]), float(v["c"])
+    if be == 0:
+        return SmoothLaplaceParameters(eps, 0.0, 0.0, cc, eps, 0.0, 0.0, cc / eps, (eps, eps))
+    grid = np.linspace(0, eps - be, n_alpha + 2)[1:-1]
+    values = np.array([_best_b(eps, a, be, cc)[0] for a in grid])
+    if not np.any(np.isfinite(values)):
+        raise InfeasibleError(
+            f"no alpha in (0, epsilon - beta) and b' in (0, epsilon - alpha - beta] meet "
+            f"1 - delta/chibar >= e^-alpha for epsilon={eps:.6g}, beta={be:.6g}, c={cc:.6g}: "
+            "take a smaller beta (App. B.2's bound on beta) or a smaller c"
+        )
+    i = int(np.nanargmax(values))
+    lo = grid[max(i - 1, 0)]
+    hi = grid[min(i + 1, len(grid) - 1)]
+    from scipy.optimize import minimize_scalar
+
+    res = minimize_scalar(lambda a: -_best_b(eps, a, be, cc)[0] if np.isfinite(
+        _best_b(eps, a, be, cc)[0]) else 1e300, bounds=(lo, hi), method="bounded",
+        options={"xatol": 1e-12 * max(eps, 1)})
+    alpha = float(res.x) if -res.fun >= values[i] else float(grid[i])
+    b, inter = _best_b(eps, alpha, be, cc)
+    e1 = eps - alpha
+    delta = 2 * math.exp(e1 - 1 - (e1 - b) / be)
+    ratio = 4 * math.exp(e1 - 1 - (e1 - b) / be) * cc / b
+    return SmoothLaplaceParameters(
+        epsilon=eps, alpha=alpha, beta=be, c=cc, b=float(b), delta=delta, ratio=ratio,
+        noise_scale=cc / float(b), lambert_interval=tuple(float(x) for x in inter),
+    )

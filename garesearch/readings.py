@@ -1,0 +1,229 @@
+r"""Other readings of epsilon, side by side with Eq. (main).
+
+Each function turns a pure :math:`\epsilon` (or :math:`(\epsilon, \delta)`) into a number an
+attacker or an agency can interpret:
+
+- :func:`posterior_belief_bound`: the posterior of a two-hypothesis attacker with prior ``p``,
+  :math:`p e^\epsilon / (1 - p + p e^\epsilon)` (Eq. (main) with ``q = 1 - p``, ``a = 1``).
+- :func:`lee_clifton_posterior`, :func:`lee_clifton_epsilon`: J. Lee and C. Clifton, "How
+  much is enough? Choosing epsilon for differential privacy", ISC 2011.  Their attacker knows
+  the database up to which one of ``m`` *possible worlds* it is (the worlds differ in one
+  individual), has the uniform prior :math:`1/m`, and sees a Laplace answer of scale
+  :math:`\Delta f/\epsilon`; the query values of the worlds differ by at most
+  :math:`\Delta v`.  They bound the posterior of the true world by
+  :math:`1/(1 + (m-1)e^{-\epsilon\Delta v/\Delta f})` and choose
+  :math:`\epsilon \le \frac{\Delta f}{\Delta v}\ln\frac{(m-1)\rho}{1-\rho}` for a target
+  posterior :math:`\rho`.
+
+  *Special case of Eq. (main).*  Take :math:`X'` = the true world, :math:`\hat X'` = the
+  other :math:`m-1` worlds, so :math:`p = 1/m`, :math:`q = 1 - p`, :math:`q/p = m-1`.  The
+  Laplace mechanism of scale :math:`\Delta f/\epsilon` is :math:`(\epsilon/\Delta f)`-DP per
+  unit of query output, and two worlds are at most :math:`\Delta v` apart in output, so the
+  density ratio is at most :math:`e^{\epsilon a}` with :math:`a = \Delta v/\Delta f` (the
+  "sensitivity distance", in units of :math:`\Delta f`).  Eq. (main) with
+  :math:`\delta = \rho - 1/m` then gives
+  :math:`-\ln\bigl(\frac{1}{m-1}(\frac1\rho - 1)\bigr)/a = \ln\frac{(m-1)\rho}{1-\rho}\cdot
+  \frac{\Delta f}{\Delta v}`, Lee and Clifton's epsilon.  garesearch implements it exactly
+  that way (through :func:`garesearch.bound.epsilon_for_advantage`), and the tests check it
+  against their closed form.
+- :func:`worst_case_advantage`, :func:`epsilon_for_worst_case_advantage`: the largest
+  advantage over all priors, :math:`\max_p (\Pr_{post} - p) = \tanh(\epsilon/4)`, i.e.
+  :math:`\epsilon = 4\,\mathrm{artanh}\,\delta = 2\ln\frac{1+\delta}{1-\delta}`
+  (:func:`garesearch.bound.worst_case_epsilon` at ``q = 1``).
+- :func:`membership_advantage`: the hypothesis-testing reading (Wasserman and Zhou 2010;
+  Kairouz, Oh and Viswanath 2015; f-DP of Dong, Roth and Su 2022): every test of
+  "x" against "x'" has true-positive minus false-positive rate at most
+  :math:`(e^\epsilon - 1 + 2\delta)/(e^\epsilon + 1)`.
+- :func:`kazan_reiter_ratio`, :func:`kazan_reiter_epsilon`: Z. Kazan and J. P. Reiter,
+  "Prior-itizing privacy: a Bayesian approach to setting the privacy budget in differential
+  privacy", NeurIPS 2024 (arXiv:2306.13214).  For an :math:`\epsilon`-DP release and an
+  attacker with prior risk ``p`` the posterior-to-prior ratio is at most
+  :math:`e^\epsilon/(1 + p(e^\epsilon - 1))` (the posterior bound above divided by ``p``).
+  An agency states a risk profile :math:`r^*(p)`, the largest acceptable ratio at prior
+  ``p``, and takes the largest :math:`\epsilon` meeting it at every ``p``:
+  :math:`\epsilon = \min_p \ln\frac{r^*(p)(1-p)}{1 - r^*(p)p}` (no constraint where
+  :math:`r^*(p)p \ge 1`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from . import bound
+from ._evaluate import check, finish, to_values
+from .errors import InfeasibleError, ParameterError
+
+__all__ = [
+    "epsilon_for_worst_case_advantage",
+    "kazan_reiter_epsilon",
+    "kazan_reiter_ratio",
+    "lee_clifton_epsilon",
+    "lee_clifton_posterior",
+    "membership_advantage",
+    "plot_readings",
+    "posterior_belief_bound",
+    "worst_case_advantage",
+]
+
+
+def posterior_belief_bound(*, epsilon, p, dps: int | None = None):
+    r"""Posterior bound of an attacker with prior ``p`` on one of two hypotheses (Sec. 3.2):
+
+    .. math:: \Pr_{post} \le \frac{p e^\epsilon}{1 - p + p e^\epsilon}.
+    """
+    return bound.posterior_bound(epsilon=epsilon, p=p, dps=dps)
+
+
+def lee_clifton_posterior(*, epsilon, m, distance=1.0, dps: int | None = None):
+    r"""Lee and Clifton's bound on the posterior of the true world among ``m`` (module doc):
+    :math:`1/(1 + (m-1)e^{-\epsilon a})`, ``a = distance`` :math:`= \Delta v/\Delta f`.
+
+    Eq. (main)'s posterior bound at :math:`p = 1/m`, :math:`q = 1 - 1/m`.
+    """
+    mm = np.asarray(m, dtype=float)
+    check("m", mm, 1, np.inf)
+    p = 1 / mm if dps is None else 1 / __import__("mpmath").mpf(m)
+    return bound.posterior_bound(epsilon=epsilon, p=p, q=1 - p, a=distance, dps=dps)
+
+
+def lee_clifton_epsilon(*, rho, m, distance=1.0, dps: int | None = None):
+    r"""Lee and Clifton's epsilon for a target posterior ``rho`` among ``m`` worlds:
+
+    .. math:: \epsilon = \frac{1}{a}\ln\frac{(m-1)\rho}{1-\rho}, \qquad a = \Delta v/\Delta f,
+
+    computed as Eq. (main) with :math:`p = 1/m`, :math:`q = 1 - p`, :math:`\delta = \rho - 1/m`.
+
+    Raises
+    ------
+    ParameterError
+        Unless :math:`1/m < \rho < 1`.
+    """
+    mm = np.asarray(m, dtype=float)
+    check("m", mm, 1, np.inf)
+    if dps is None:
+        p = 1 / mm
+        r = np.asarray(rho, dtype=float)
+    else:
+        import mpmath
+
+        p = 1 / mpmath.mpf(m)
+        r = mpmath.mpf(rho)
+    check("rho - 1/m", r - p, 0, 1 - p)
+    return bound.epsilon_for_advantage(delta=r - p, p=p, q=1 - p, a=distance, dps=dps)
+
+
+def worst_case_advantage(*, epsilon):
+    r"""Largest advantage over all priors at ``epsilon`` (Sec. 4.1 worst prior, ``q = 1``):
+    :math:`\tanh(\epsilon/4)`, the inverse of :math:`\epsilon = 4\,\mathrm{artanh}\,\delta`."""
+    v = to_values(None, epsilon=epsilon)
+    check("epsilon", v["epsilon"], 0, np.inf, low_open=False)
+    return finish(np.tanh(v["epsilon"] / 4), None)
+
+
+def epsilon_for_worst_case_advantage(*, delta):
+    r""":math:`\epsilon = 4\,\mathrm{artanh}\,\delta = 2\ln\frac{1+\delta}{1-\delta}`: the epsilon
+    that keeps every prior's advantage at most ``delta`` (:func:`garesearch.bound.worst_case_epsilon`
+    at ``q = 1``)."""
+    v = to_values(None, delta=delta)
+    check("delta", v["delta"], 0, 1)
+    return finish(4 * np.arctanh(v["delta"]), None)
+
+
+def membership_advantage(*, epsilon, delta=0.0):
+    r"""Largest true-positive minus false-positive rate of a test between two neighbours
+    under :math:`(\epsilon,\delta)`-DP: :math:`(e^\epsilon - 1 + 2\delta)/(e^\epsilon + 1)`.
+
+    The corner of the privacy region :math:`\{\mathrm{FNR} \ge 1-\delta-e^\epsilon\mathrm{FPR},\
+    \mathrm{FNR} \ge e^{-\epsilon}(1-\delta-\mathrm{FPR})\}` (Kairouz, Oh and Viswanath 2015).
+    """
+    v = to_values(None, epsilon=epsilon, delta=delta)
+    check("epsilon", v["epsilon"], 0, np.inf, low_open=False)
+    check("delta", v["delta"], 0, 1, low_open=False, high_open=False)
+    e = v["epsilon"]
+    # (e^eps - 1 + 2 delta)/(e^eps + 1) = tanh(eps/2) + 2 delta/(e^eps + 1), without overflow
+    return finish(np.tanh(e / 2) + 2 * v["delta"] * np.exp(-np.logaddexp(0, e)), None)
+
+
+def kazan_reiter_ratio(*, epsilon, p):
+    r"""Kazan and Reiter's bound on the posterior-to-prior ratio at prior ``p``:
+    :math:`e^\epsilon / (1 + p(e^\epsilon - 1))` (module doc)."""
+    v = to_values(None, epsilon=epsilon, p=p)
+    check("epsilon", v["epsilon"], 0, np.inf, low_open=False)
+    check("p", v["p"], 0, 1, high_open=False)
+    e = v["epsilon"]
+    return finish(1 / (np.exp(-e) + v["p"] * -np.expm1(-e)), None)
+
+
+def kazan_reiter_epsilon(profile: float | Callable, *, p):
+    r"""The largest epsilon whose ratio bound meets the risk profile at every prior in ``p``:
+
+    .. math:: \epsilon = \min_{p} \ln\frac{r^*(p)(1-p)}{1 - r^*(p)p}
+       \quad (\text{priors with } r^*(p)p \ge 1 \text{ impose nothing}).
+
+    Parameters
+    ----------
+    profile : float or callable
+        :math:`r^*(p) > 1`, a constant or a function of ``p`` (vectorised).
+    p : array_like
+        Prior risks to protect, in (0, 1).
+
+    Raises
+    ------
+    InfeasibleError
+        If some ``r*(p) <= 1`` (only epsilon = 0 meets it).
+    """
+    pp = np.atleast_1d(np.asarray(p, dtype=float))
+    check("p", pp, 0, 1)
+    r = np.broadcast_to(np.asarray(profile(pp) if callable(profile) else profile, dtype=float),
+                        pp.shape)
+    if np.any(r <= 1):
+        raise InfeasibleError("a risk profile r*(p) <= 1 allows no information: epsilon = 0")
+    binding = r * pp < 1
+    if not np.any(binding):
+        return float("inf")
+    with np.errstate(divide="ignore"):
+        eps = np.log(r[binding]) + np.log1p(-pp[binding]) - np.log1p(-r[binding] * pp[binding])
+    return float(np.min(eps))
+
+
+def plot_readings(ax=None, *, epsilon=None, p=0.2, m=10, distance=1.0, delta=0.0):
+    r"""One chart: the readings of epsilon against epsilon.
+
+    Left axis (probabilities): the posterior bound at prior ``p``; Lee and Clifton's posterior
+    for ``m`` worlds; the worst-prior advantage :math:`\tanh(\epsilon/4)`; the membership
+    advantage of :math:`(\epsilon, \delta)`-DP.  Right axis: Kazan and Reiter's
+    posterior-to-prior ratio bound at prior ``p``.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    import matplotlib.pyplot as plt
+
+    if epsilon is None:
+        epsilon = np.linspace(0.0, 5.0, 201)
+    e = np.asarray(epsilon, dtype=float)
+    if e.ndim != 1 or e.size < 2:
+        raise ParameterError("epsilon must be a 1-d array of at least two values")
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 4.2))
+    ax.plot(e, posterior_belief_bound(epsilon=e, p=p), label=f"posterior bound, prior p={p:g}")
+    ax.plot(e, lee_clifton_posterior(epsilon=e, m=m, distance=distance),
+            label=f"Lee–Clifton posterior, m={m}")
+    ax.plot(e, worst_case_advantage(epsilon=e), label=r"worst-prior advantage $\tanh(\epsilon/4)$")
+    ax.plot(e, membership_advantage(epsilon=e, delta=delta),
+            label=f"membership advantage (δ={delta:g})")
+    ax.set_xlabel(r"$\epsilon$")
+    ax.set_ylabel("probability / advantage")
+    ax.set_ylim(0, 1)
+    ax2 = ax.twinx()
+    ax2.plot(e, kazan_reiter_ratio(epsilon=e, p=p), "k--",
+             label=f"Kazan–Reiter posterior/prior, p={p:g}")
+    ax2.set_ylabel("posterior / prior")
+    ax2.set_ylim(1, max(1.0 / p, 1.01))
+    lines = ax.get_lines() + ax2.get_lines()
+    ax.legend(lines, [ln.get_label() for ln in lines], loc="lower right", fontsize=8)
+    ax.set_title("Readings of epsilon")
+    return ax
