@@ -31,6 +31,12 @@ _LAZY: dict[str, str] = {
     "kazan_reiter_ratio": "readings",
     "kazan_reiter_epsilon": "readings",
     "plot_readings": "readings",
+    # Sec. 4 through PLEAK's attacker files and goals; teaching widgets
+    "read_attacker": "pleak",
+    "read_goal": "pleak",
+    "epsilon_for_pleak_goal": "pleak",
+    "epsilon_widget": "widgets",
+    "attribute_widget": "widgets",
     # Sec. 3.2 and Eq. (main)
     "posterior_bound": "bound",
     "epsilon_for_advantage": "bound",
@@ -42,6 +48,20 @@ _LAZY: dict[str, str] = {
     # Sec. 4.1: one attribute
     "epsilon_for_attribute": "attribute",
     "AttributeResult": "attribute",
+    # beyond the paper: the pointwise bound
+    "epsilon_pointwise": "pointwise",
+    # Sec. 4.2, 4.3: AND / OR events; Sec. 5: several outputs
+    "Attribute": "events",
+    "AllOf": "events",
+    "AnyOf": "events",
+    "GoalResult": "events",
+    "epsilon_for": "events",
+    "epsilon_for_goal": "events",
+    "epsilon_for_each": "events",
+    "or_probability": "events",
+    "composed_epsilon": "composition",
+    "equal_split": "composition",
+    "optimal_split": "composition",
     # errors
     "InfeasibleError": "errors",
     "ParameterError": "errors",
@@ -52,6 +72,11 @@ _SUBMODULES = {
     "approx_dp",
     "release",
     "readings",
+    "events",
+    "composition",
+    "widgets",
+    "cli",
+    "pleak",
     "priors",
     "bound",
     "attribute",
