@@ -45,6 +45,15 @@ _LAZY: dict[str, str] = {
     "eps_ub": "bound",
     "worst_case_prior": "bound",
     "worst_case_epsilon": "bound",
+    # exact advantage of real mechanisms (issue 7)
+    "exact_advantage": "exact",
+    "exact_epsilon": "exact",
+    "bayes_attacker_success": "exact",
+    "monte_carlo_attacker": "exact",
+    "soundness_counterexamples": "exact",
+    "Laplace": "mechanisms",
+    "Gaussian": "mechanisms",
+    "GenCauchy": "mechanisms",
     # Sec. 4.1: one attribute
     "epsilon_for_attribute": "attribute",
     "AttributeResult": "attribute",
@@ -68,6 +77,8 @@ _LAZY: dict[str, str] = {
 }
 
 _SUBMODULES = {
+    "exact",
+    "mechanisms",
     "noise",
     "approx_dp",
     "release",

@@ -1,0 +1,1155 @@
+r"""The exact guessing advantage of a real mechanism, and how tight the paper's bound is.
+
+Eq. (main) (Sec. 3.2, 4.1) bounds the advantage of *every* :math:`\epsilon`-DP mechanism.  Here
+the mechanism is fixed (:mod:`garesearch.mechanisms`) and the attacker's posterior is computed
+exactly (Sec. 3.2, first display):
+
+.. math::
+
+    \Pr_{post}[X' \mid y] = \frac{\int_{X'} f(y \mid x)\, d\pi(x)}{\int f(y \mid x)\, d\pi(x)},
+    \qquad X' = \mathcal B(t, r),
+
+for the query output :math:`s(x)`: the attribute itself (identity; a SUM whose other terms the
+attacker knows differs from it by a known constant) for a numeric prior, and
+:math:`s(x) = 1\{x \in T\}` (a COUNT of the rows whose value lies in a target set ``T``) for a
+prior with the discrete metric.  The advantage of Def. 7 at true value ``t`` is
+:math:`\sup_y |\Pr_{post}[X' \mid y] - \Pr_{pre}[X']|`; :func:`exact_advantage` takes the
+supremum over ``y`` (the limits :math:`y \to \pm\infty` included, derived analytically) and,
+when ``t`` is not given, over ``t``.
+
+Integrals are closed forms where they exist: finite priors (sums), piecewise-uniform priors
+(the noise CDFs), a Normal prior with Laplace noise (Gaussian CDFs of the prior tilted by
+:math:`e^{\pm\epsilon x}`) or with Gaussian noise (a normal posterior).  Otherwise (a Normal
+prior with generalised Cauchy noise, :class:`~garesearch.priors.Continuous`) they are computed
+in log space by composite Gauss-Legendre quadrature split at the kinks, with an error estimate
+from halving the nodes.
+
+Limits of the posterior as :math:`y \to \pm\infty`:
+
+- Laplace: the likelihood ratio of ``x`` to ``x'`` tends to :math:`e^{\pm\epsilon(x - x')}`, so
+  the posterior tends to the prior tilted by :math:`e^{\pm\epsilon x}` (for a Normal prior the
+  tilt is :math:`\mathcal N(\mu \pm \epsilon\sigma^2, \sigma^2)`; where the tilt diverges the
+  posterior of a bounded set tends to 0).  For a prior with bounded support the posterior is
+  constant beyond the support.
+- Gaussian: the ratio tends to 0 or infinity; the posterior piles up at the end of the support
+  (1 if :math:`X'` holds that end, else 0; 0 for a Normal prior).  So the worst-case advantage
+  of Gaussian noise is large for every noise scale: it is not :math:`\epsilon`-DP, and Def. 7's
+  supremum over outputs sees that.
+- Generalised Cauchy: the ratio tends to 1 and the posterior to the prior (priors with a finite
+  fourth moment), so the far tails leak nothing.
+
+For Laplace noise on a finite prior the posterior between two neighbouring atoms has the form
+:math:`(\alpha u^2 + \beta)/(\gamma u^2 + \kappa)` with :math:`u = e^{\epsilon y}`, monotone in
+``y``: its extremes lie at the atoms or at :math:`\pm\infty`, which :func:`exact_advantage`
+evaluates exactly.  Elsewhere the supremum is bracketed on a grid of outputs and refined by
+Brent's method.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .errors import InfeasibleError, ParameterError
+from .mechanisms import GenCauchy, Laplace, Mechanism
+from .priors import Categorical, Continuous, Normal, PiecewiseUniform, Prior, Uniform
+
+__all__ = [
+    "AttackerEstimate",
+    "ExactAdvantage",
+    "bayes_attacker_success",
+    "exact_advantage",
+    "exact_epsilon",
+    "monte_carlo_attacker",
+    "posterior",
+    "soundness_counterexamples",
+    "soundness_search",
+]
+
+_GL_NODES = 24
+_GL_TOL = 1e-7
+
+
+def _lse(a, axis):
+    """log-sum-exp along ``axis`` that returns ``-inf`` for all ``-inf`` inputs."""
+    m = np.max(a, axis=axis, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0.0)
+    with np.errstate(divide="ignore"):
+        return np.squeeze(m, axis=axis) + np.log(np.sum(np.exp(a - m), axis=axis))
+
+
+def _log_ndtr_diff(a, b):
+    r""":math:`\ln(\Phi(b) - \Phi(a))` for ``a <= b``, stable in both tails (``-inf`` if ``b <= a``)."""
+    from scipy.special import log_ndtr
+
+    from .mechanisms import _log_diff
+
+    a, b = np.broadcast_arrays(np.asarray(a, float), np.asarray(b, float))
+    up = a > 0
+    out = np.where(up, _log_diff(log_ndtr(-a), log_ndtr(-b)), _log_diff(log_ndtr(b), log_ndtr(a)))
+    return np.where(b > a, out, -np.inf)
+
+
+# ------------------------------------------------------------------------------------------
+# Integrators: log of  int_{set} f(y | s(x)) dpi(x), vectorised over outputs and sets.
+# A "set" is a boolean mask over atoms (finite priors) or an interval (lo, hi).
+# ------------------------------------------------------------------------------------------
+class _Atoms:
+    exact_laplace = True
+
+    def __init__(self, s, w, mech, eps):
+        self.s, self.logw = np.asarray(s, float), np.log(np.asarray(w, float))
+        self.w = np.asarray(w, float)
+        self.mech, self.eps = mech, eps
+
+    def _lf(self, ys):
+        return self.mech.log_density(np.asarray(ys, float)[:, None], self.s[None, :], self.eps) + self.logw
+
+    def log_mass(self, ys, sets):
+        lf = self._lf(ys)  # (ny, k)
+        return _lse(np.where(sets[None, :, :], lf[:, None, :], -np.inf), axis=2)
+
+    def log_total(self, ys):
+        return _lse(self._lf(ys), axis=1)
+
+    def prior_mass(self, sets):
+        return sets.astype(float) @ self.w
+
+    def limit(self, sign, sets):
+        lw = self.logw + self.mech.limit_logweights(self.s, sign, self.eps)
+        tot = _lse(lw[None, :], axis=1)
+        return np.exp(_lse(np.where(sets, lw[None, :], -np.inf), axis=1) - tot)
+
+    def y_grid(self, scale):
+        u = np.unique(self.s)
+        lo, hi = u[0], u[-1]
+        ext = scale * np.geomspace(0.01, 60.0, 24)
+        mids = (u[:-1] + u[1:]) / 2 if u.size > 1 else np.empty(0)
+        dense = np.linspace(lo - 3 * scale, hi + 3 * scale, 121)
+        return np.unique(np.concatenate([u, mids, lo - ext, hi + ext, dense]))
+
+
+class _Segments:
+    """Piecewise-uniform prior: closed form through the noise's interval probabilities."""
+
+    def __init__(self, prior: PiecewiseUniform, mech, eps):
+        keep = prior.weights > 0
+        self.a, self.b = prior.edges[:-1][keep], prior.edges[1:][keep]
+        self.logd = np.log(prior.density[keep])
+        self.prior, self.mech, self.eps = prior, mech, eps
+
+    def log_mass(self, ys, sets):
+        lo, hi = sets
+        A = np.maximum(self.a[None, :], np.asarray(lo, float)[:, None])  # (nt, nb)
+        B = np.minimum(self.b[None, :], np.asarray(hi, float)[:, None])
+        y = np.asarray(ys, float)[:, None, None]
+        li = self.mech.log_interval(y - B[None], y - A[None], self.eps) + self.logd
+        return _lse(li, axis=2)
+
+    def log_total(self, ys):
+        return self.log_mass(ys, (np.array([self.a[0]]), np.array([self.b[-1]])))[:, 0]
+
+    def prior_mass(self, sets):
+        return np.asarray(self.prior.mass(*sets), float)
+
+    def limit(self, sign, sets):
+        lo, hi = (np.asarray(v, float) for v in sets)
+        top = self.b[-1] if sign > 0 else self.a[0]
+        if self.mech.tail == "exponential":  # constant beyond the support
+            y = np.array([top + sign * self.mech.scale(self.eps)])
+            return np.exp(self.log_mass(y, sets)[0] - self.log_total(y)[0])
+        if self.mech.tail == "light":
+            inside = (lo < top) & (top <= hi) if sign > 0 else (lo <= top) & (top < hi)
+            return inside.astype(float)
+        return self.prior_mass(sets)
+
+    def quantile(self, u):
+        return self.prior.quantile(u)
+
+
+class _NormalClosed:
+    """Normal prior with Laplace noise (tilted-normal CDFs) or Gaussian noise (normal posterior)."""
+
+    def __init__(self, prior: Normal, mech, eps):
+        self.mu, self.sig = prior.mu, prior.sigma
+        self.prior, self.mech, self.eps = prior, mech, eps
+        self.b = mech.scale(eps)
+
+    def _log_mass_pairs(self, y, lo, hi):
+        mu, s, b = self.mu, self.sig, self.b
+        if self.mech.tail == "exponential":  # Laplace with rate 1/b
+            k = 1.0 / b
+            c = math.log(k / 2) + 0.5 * (k * s) ** 2
+            up = np.minimum(hi, y)  # part x < y: e^{-k(y - x)}
+            a1 = c - k * (y - mu) + _log_ndtr_diff((lo - mu - k * s * s) / s, (up - mu - k * s * s) / s)
+            dn = np.maximum(lo, y)  # part x > y: e^{-k(x - y)}
+            a2 = c + k * (y - mu) + _log_ndtr_diff((dn - mu + k * s * s) / s, (hi - mu + k * s * s) / s)
+            return np.logaddexp(a1, a2)
+        v = s * s + b * b  # Gaussian noise
+        m = (mu * b * b + y * s * s) / v
+        sd = s * b / math.sqrt(v)
+        log_marg = -0.5 * (y - mu) ** 2 / v - 0.5 * math.log(2 * math.pi * v)
+        return log_marg + _log_ndtr_diff((lo - m) / sd, (hi - m) / sd)
+
+    def log_mass(self, ys, sets):
+        lo, hi = (np.asarray(v, float)[None, :] for v in sets)
+        y = np.asarray(ys, float)[:, None]
+        return self._log_mass_pairs(y, lo, hi)
+
+    def log_total(self, ys):
+        y = np.asarray(ys, float)
+        return self._log_mass_pairs(y, -np.inf * np.ones_like(y), np.inf * np.ones_like(y))
+
+    def prior_mass(self, sets):
+        return np.asarray(self.prior.mass(*sets), float)
+
+    def limit(self, sign, sets):
+        lo, hi = (np.asarray(v, float) for v in sets)
+        if self.mech.tail == "exponential":
+            m = self.mu + sign * self.sig**2 / self.b
+            return np.exp(_log_ndtr_diff((lo - m) / self.sig, (hi - m) / self.sig))
+        return np.zeros_like(lo)
+
+    def quantile(self, u):
+        return self.prior.quantile(u)
+
+
+class _Quadrature:
+    r"""Any prior with a log-density: composite Gauss-Legendre in log space.
+
+    The integral over ``[lo, hi]`` is split at the output ``y`` (the kink of Laplace noise), at
+    ``y`` plus or minus 1, 6 and 30 noise scales and at prior quantiles; each piece gets
+    :data:`_GL_NODES` nodes.  The same pieces with half the nodes give the error estimate; a
+    :class:`RuntimeWarning` is issued above a relative error of :data:`_GL_TOL`.
+    """
+
+    def __init__(self, prior: Prior, mech, eps):
+        self.prior, self.mech, self.eps = prior, mech, eps
+        self.b = mech.scale(eps)
+        if isinstance(prior, Normal):
+            self.logpdf = lambda x: -0.5 * ((x - prior.mu) / prior.sigma) ** 2 - math.log(
+                prior.sigma * math.sqrt(2 * math.pi)
+            )
+        else:
+            self.logpdf = prior.dist.logpdf
+        low, high = prior.support
+        q = np.asarray(prior.quantile(np.array([1e-15, 1e-9, 1e-5, 1e-3, 0.05, 0.3, 0.5, 0.7, 0.95,
+                                                  0.999, 1 - 1e-5, 1 - 1e-9, 1 - 1e-15])), float)
+        self.anchors = q[np.isfinite(q)]
+        self.lo_eff = low if np.isfinite(low) else float(self.anchors[0])
+        self.hi_eff = high if np.isfinite(high) else float(self.anchors[-1])
+        self.low, self.high = low, high
+        x, w = np.polynomial.legendre.leggauss(_GL_NODES)
+        xh, wh = np.polynomial.legendre.leggauss(_GL_NODES // 2)
+        self.rules = ((x, w), (xh, wh))
+
+    def _pairs(self, y, lo, hi, anchors=()):
+        b = self.b
+        span = 30 * b
+        lo_c = np.maximum(lo, np.maximum(self.low, np.minimum(self.lo_eff, y - span)))
+        hi_c = np.minimum(hi, np.minimum(self.high, np.maximum(self.hi_eff, y + span)))
+        pts = [y + c * b for c in (-30, -6, -1, 0, 1, 6, 30)]
+        pts = np.stack([lo_c, hi_c, *pts, *(np.full(y.shape, a) for a in anchors)], -1)
+        pts = np.sort(np.clip(pts, lo_c[..., None], hi_c[..., None]), axis=-1)
+        left, right = pts[..., :-1], pts[..., 1:]
+        res = []
+        for x, w in self.rules:
+            half = (right - left)[..., None] / 2
+            nodes = ((left + right)[..., None] / 2) + half * x
+            with np.errstate(divide="ignore", invalid="ignore"):
+                lv = (self.logpdf(nodes) + self.mech.log_density(y[..., None, None], nodes, self.eps)
+                      + np.log(half * w))
+            lv = np.where(half > 0, lv, -np.inf)
+            res.append(_lse(lv.reshape(*lv.shape[:-2], -1), axis=-1))
+        fine, coarse = res
+        with np.errstate(invalid="ignore"):
+            err = np.abs(np.expm1(coarse - fine))
+        err = np.where(np.isfinite(fine), err, 0.0)
+        if np.any(err > _GL_TOL):
+            warnings.warn(
+                f"quadrature relative error estimate {np.nanmax(err):.2g} exceeds {_GL_TOL}",
+                RuntimeWarning,
+                stacklevel=3,
+            )
+        return np.where(hi_c > lo_c, fine, -np.inf)
+
+    def log_mass(self, ys, sets):
+        lo, hi = (np.asarray(v, float) for v in sets)
+        y = np.asarray(ys, float)
+        Y, LO, HI = np.broadcast_arrays(y[:, None], lo[None, :], hi[None, :])
+        wide = np.any(HI - LO > 0.5 * (self.hi_eff - self.lo_eff))
+        return self._pairs(Y, LO, HI, self.anchors if wide else ())
+
+    def log_total(self, ys):
+        y = np.asarray(ys, float)
+        return self._pairs(y, np.full_like(y, -np.inf), np.full_like(y, np.inf), self.anchors)
+
+    def prior_mass(self, sets):
+        return np.asarray(self.prior.mass(*sets), float)
+
+    def _tilt(self, sign, lo, hi):
+        from scipy.integrate import quad
+
+        k = sign / self.b
+        ref = float(self.prior.quantile(0.5))
+        f = lambda x: math.exp(k * (x - ref) + float(self.logpdf(x)))  # noqa: E731
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                tot = quad(f, self.low, self.high, limit=400, epsrel=1e-11)[0]
+            except OverflowError:
+                return 0.0
+            if not math.isfinite(tot):
+                return 0.0
+            lo_c, hi_c = max(lo, self.low), min(hi, self.high)
+            return quad(f, lo_c, hi_c, limit=200, epsrel=1e-11)[0] / tot if hi_c > lo_c else 0.0
+
+    def limit(self, sign, sets):
+        lo, hi = (np.asarray(v, float) for v in sets)
+        end = self.high if sign > 0 else self.low
+        tail = self.mech.tail
+        if tail == "exponential":
+            return np.array([self._tilt(sign, a, c) for a, c in zip(lo, hi, strict=True)])
+        if tail == "light" and math.isfinite(end):
+            return ((lo < end) & (end <= hi) if sign > 0 else (lo <= end) & (end < hi)).astype(float)
+        if tail == "heavy" and (isinstance(self.prior, Normal) or _finite_fourth_moment(self.prior)):
+            return self.prior_mass(sets)
+        if tail == "light" and isinstance(self.prior, Normal):
+            return np.zeros_like(lo)
+        # no analytic limit known: evaluate far out (documented as numeric)
+        y = np.array([end if math.isfinite(end) else self.anchors[-1 if sign > 0 else 0]])
+        y = y + sign * 200 * self.b
+        return np.exp(self.log_mass(y, sets)[0] - self.log_total(y)[0])
+
+    def quantile(self, u):
+        return self.prior.quantile(u)
+
+
+def _finite_fourth_moment(prior) -> bool:
+    try:
+        m = float(prior.dist.moment(4))
+    except Exception:
+        return False
+    return math.isfinite(m)
+
+
+# ------------------------------------------------------------------------------------------
+# The problem: prior + mechanism + query + the candidate true values and their sets X'.
+# ------------------------------------------------------------------------------------------
+@dataclass
+class _Problem:
+    integ: Any
+    ts: list
+    sets: Any  # (nt, k) masks or (lo, hi) arrays
+    p: np.ndarray
+    finite: bool
+    continuous_t: bool
+    scale: float
+    make_set: Callable | None = None  # t -> set, for refining t
+
+    def subset(self, idx):
+        idx = np.atleast_1d(idx)
+        sets = self.sets[idx] if self.finite else (self.sets[0][idx], self.sets[1][idx])
+        return sets, self.p[idx], [self.ts[i] for i in idx]
+
+
+def _integrator(prior, mech, eps, s=None, w=None):
+    if s is not None:
+        return _Atoms(s, w, mech, eps)
+    if isinstance(prior, PiecewiseUniform):
+        return _Segments(prior, mech, eps)
+    if isinstance(prior, Normal) and mech.tail in ("exponential", "light"):
+        return _NormalClosed(prior, mech, eps)
+    if isinstance(prior, (Normal, Continuous)):
+        return _Quadrature(prior, mech, eps)
+    raise ParameterError(f"prior: unsupported prior type {type(prior).__name__}")
+
+
+def _as_set(values, target, name):
+    if target is None:
+        return None
+    if isinstance(target, (str, tuple)) or not isinstance(target, Iterable):
+        target = [target]
+    target = list(target)
+    for v in target:
+        if v not in values:
+            raise ParameterError(f"{name}: {v!r} is not a value of the prior; values: {values}")
+    return target
+
+
+def _problem(prior, mech, eps, r, t, target, correct) -> _Problem:
+    if not isinstance(prior, Prior):
+        raise ParameterError(f"prior must be a garesearch.priors.Prior; got {type(prior).__name__}")
+    if not isinstance(mech, Mechanism):
+        raise ParameterError(f"mechanism must be a garesearch.mechanisms.Mechanism; got {mech!r}")
+    if not (isinstance(r, (int, float, np.integer, np.floating)) and math.isfinite(r) and r >= 0):
+        raise ParameterError(f"r must be a finite number >= 0; got {r!r}")
+    scale = mech.scale(eps)
+    if isinstance(prior, Categorical) and prior.metric == "discrete":
+        return _discrete_problem(prior, mech, eps, r, t, target, correct, scale)
+    if target is not None or correct is not None:
+        raise ParameterError("target and correct apply only to a prior with the discrete metric")
+    if isinstance(prior, Categorical):
+        x = prior._x
+        integ = _integrator(prior, mech, eps, s=x, w=prior.probs)
+        ts = list(x) if t is None else [_check_t(prior, t)]
+
+        def make_set(tt):
+            return np.abs(x - tt) <= r
+
+        sets = np.array([make_set(tt) for tt in ts])
+        return _Problem(integ, ts, sets, integ.prior_mass(sets), True, False, scale, make_set)
+    integ = _integrator(prior, mech, eps)
+    if t is None:
+        ts = [float(v) for v in prior.t_candidates(r)]
+    else:
+        ts = [_check_t(prior, t)]
+    arr = np.asarray(ts, float)
+    sets = (arr - r, arr + r)
+    return _Problem(integ, ts, sets, integ.prior_mass(sets), False, t is None, scale,
+                    lambda tt: (np.array([tt - r]), np.array([tt + r])))
+
+
+def _discrete_problem(prior, mech, eps, r, t, target, correct, scale):
+    if r >= 1:
+        raise ParameterError(f"r must be < 1 under the discrete metric (r >= 1 makes every guess correct); got r={r}")
+    values = prior.values
+    tgt = _as_set(values, target, "target")
+    if tgt is None:
+        raise ParameterError(
+            "target: a prior with the discrete metric is released through a COUNT of the rows whose "
+            "value lies in the target set; pass target=<value or collection of values> "
+            "(exact_advantage with target=None takes the worst single-value target)"
+        )
+    s = np.array([1.0 if v in tgt else 0.0 for v in values])
+    integ = _integrator(prior, mech, eps, s=s, w=prior.probs)
+    if t is None:
+        ts = list(values)
+    else:
+        prior.probability(t)
+        ts = [t]
+
+    def make_set(tt):
+        members = [tt] if correct is None else _as_set(values, correct(tt), "correct(t)")
+        return np.array([v in members for v in values])
+
+    sets = np.array([make_set(tt) for tt in ts])
+    return _Problem(integ, ts, sets, integ.prior_mass(sets), True, False, scale, make_set)
+
+
+def _check_t(prior, t):
+    if not isinstance(t, (int, float, np.integer, np.floating)) or not math.isfinite(t):
+        raise ParameterError(f"t must be a finite number; got {t!r}")
+    if isinstance(prior, Categorical):
+        if not np.any(prior._x == t):
+            raise ParameterError(f"t must be a value of the prior; got {t}, values {prior.values}")
+        return float(t)
+    low, high = prior.support
+    if not low <= t <= high:
+        raise ParameterError(f"t must lie in the prior's support [{low}, {high}]; got {t}")
+    return float(t)
+
+
+# ------------------------------------------------------------------------------------------
+# Suprema over outputs.
+# ------------------------------------------------------------------------------------------
+def _post(integ, ys, sets):
+    ys = np.asarray(ys, float)
+    return np.exp(integ.log_mass(ys, sets) - integ.log_total(ys)[:, None])
+
+
+def _y_grid(pb: _Problem):
+    integ = pb.integ
+    if isinstance(integ, _Atoms):
+        if integ.exact_laplace and isinstance(integ.mech, Laplace):
+            return np.unique(integ.s), True
+        return integ.y_grid(pb.scale), False
+    u = np.concatenate([[1e-12, 1e-9, 1e-6], np.linspace(1e-4, 1 - 1e-4, 81), [1 - 1e-6, 1 - 1e-9, 1 - 1e-12]])
+    q = np.asarray(integ.quantile(u), float)
+    lo, hi = q[0], q[-1]
+    ext = pb.scale * np.geomspace(0.01, 60.0, 24)
+    ts = np.asarray(pb.ts, float) if not pb.finite else np.empty(0)
+    dense = np.linspace(lo - 3 * pb.scale, hi + 3 * pb.scale, 121)
+    return np.unique(np.concatenate([q, lo - ext, hi + ext, dense, ts])), False
+
+
+def _extremes(pb: _Problem, sets, p):
+    """Grid suprema: (sup post, y at sup, inf post, y at inf) per set, limits included."""
+    ys, exact = _y_grid(pb)
+    post = _post(pb.integ, ys, sets)
+    lim_m, lim_p = pb.integ.limit(-1, sets), pb.integ.limit(+1, sets)
+    allp = np.vstack([lim_m[None, :], post, lim_p[None, :]])
+    ally = np.concatenate([[-np.inf], ys, [np.inf]])
+    i_sup, i_inf = np.argmax(allp, axis=0), np.argmin(allp, axis=0)
+    cols = np.arange(allp.shape[1])
+    return allp[i_sup, cols], ally[i_sup], allp[i_inf, cols], ally[i_inf], ys, exact
+
+
+def _refine_y(pb, one_set, ys, y0, sign):
+    """Refine a grid extremum of the posterior in y (sign=+1: sup, -1: inf) with Brent's method."""
+    from scipy.optimize import minimize_scalar
+
+    if not np.isfinite(y0):
+        return None
+    j = int(np.searchsorted(ys, y0))
+    a, b = ys[max(j - 1, 0)], ys[min(j + 1, ys.size - 1)]
+    if not b > a:
+        return None
+
+    def f(y):
+        return -sign * float(_post(pb.integ, np.array([y]), one_set)[0, 0])
+
+    res = minimize_scalar(f, bounds=(a, b), method="bounded", options={"xatol": 1e-10 * max(1.0, abs(b - a))})
+    return float(res.x), -sign * float(res.fun)
+
+
+@dataclass(frozen=True)
+class ExactAdvantage:
+    """What :func:`exact_advantage` found.
+
+    Attributes
+    ----------
+    advantage : float
+        :math:`\\sup_y |\\Pr_{post}[X'|y] - \\Pr_{pre}[X']|` at the worst true value (or the
+        upper or lower side alone, as asked).
+    t : Any
+        The (worst) true value.
+    y : float
+        An output attaining the supremum (``inf`` or ``-inf`` for a limit).
+    side : str
+        ``"upper"`` (posterior above the prior) or ``"lower"``.
+    p : float
+        Prior mass :math:`\\Pr_{pre}[X']` at ``t``.
+    posterior : float
+        Posterior of :math:`X'` at ``y``.
+    upper, lower : float
+        :math:`\\sup_y \\Pr_{post} - p` and :math:`p - \\inf_y \\Pr_{post}` at ``t``.
+    y_upper, y_lower : float
+        Outputs attaining them.
+    """
+
+    advantage: float
+    t: Any
+    y: float
+    side: str
+    p: float
+    posterior: float
+    upper: float
+    lower: float
+    y_upper: float
+    y_lower: float
+    epsilon: float
+    r: float
+    mechanism: Mechanism = field(repr=False)
+
+
+def _side_value(upper, lower, sides):
+    if sides == "upper":
+        return upper
+    if sides == "lower":
+        return lower
+    return np.maximum(upper, lower)
+
+
+def _evaluate_t(pb, sets, p, sides, refine=True):
+    sup, ysup, inf, yinf, ys, exact = _extremes(pb, sets, p)
+    if refine and not exact:
+        for k in range(len(p)):
+            one = sets[k:k + 1] if pb.finite else (sets[0][k:k + 1], sets[1][k:k + 1])
+            r_sup = _refine_y(pb, one, ys, ysup[k], +1)
+            if r_sup and r_sup[1] > sup[k]:
+                ysup[k], sup[k] = r_sup
+            r_inf = _refine_y(pb, one, ys, yinf[k], -1)
+            if r_inf and r_inf[1] < inf[k]:
+                yinf[k], inf[k] = r_inf
+    upper, lower = sup - p, p - inf
+    return upper, lower, ysup, yinf, sup, inf
+
+
+def _advantage(pb: _Problem, eps, sides, refine=True):
+    """Worst true value: (index or refined t, ExactAdvantage fields)."""
+    upper, lower, _ysup, _yinf, _sup, _inf = _evaluate_t(pb, pb.sets, pb.p, sides, refine=False)
+    val = _side_value(upper, lower, sides)
+    order = np.argsort(-val)
+    top = order[: (3 if refine else 1)]
+    sets, p, ts = pb.subset(top)
+    res = _evaluate_t(pb, sets, p, sides, refine=refine)
+    val2 = _side_value(res[0], res[1], sides)
+    k = int(np.argmax(val2))
+    best = dict(t=ts[k], upper=res[0][k], lower=res[1][k], y_upper=res[2][k], y_lower=res[3][k],
+                sup=res[4][k], inf=res[5][k], p=float(p[k]))
+    if refine and pb.continuous_t:
+        best = _refine_t(pb, eps, sides, best)
+    return best
+
+
+def _refine_t(pb, eps, sides, best):
+    from scipy.optimize import minimize_scalar
+
+    ts = np.asarray(pb.ts, float)
+    j = int(np.searchsorted(ts, best["t"]))
+    a, b = ts[max(j - 1, 0)], ts[min(j + 1, ts.size - 1)]
+    if not b > a:
+        return best
+    cache = {}
+
+    def f(tt):
+        sets = pb.make_set(float(tt))
+        p = pb.integ.prior_mass(sets)
+        res = _evaluate_t(pb, sets, p, sides, refine=True)
+        cache[float(tt)] = (res, float(p[0]))
+        return -float(_side_value(res[0], res[1], sides)[0])
+
+    opt = minimize_scalar(f, bounds=(a, b), method="bounded", options={"xatol": 1e-7 * max(1.0, abs(b - a))})
+    if -opt.fun > _side_value(best["upper"], best["lower"], sides):
+        res, p = cache[float(opt.x)]
+        best = dict(t=float(opt.x), upper=res[0][0], lower=res[1][0], y_upper=res[2][0],
+                    y_lower=res[3][0], sup=res[4][0], inf=res[5][0], p=p)
+    return best
+
+
+def _check_common(epsilon, sides):
+    if not isinstance(epsilon, (int, float, np.integer, np.floating)) or not (
+        math.isfinite(float(epsilon)) and float(epsilon) > 0
+    ):
+        raise ParameterError(f"epsilon must be a finite number > 0; got {epsilon!r}")
+    if sides not in ("both", "upper", "lower"):
+        raise ParameterError(f"sides must be 'both', 'upper' or 'lower'; got {sides!r}")
+
+
+def exact_advantage(
+    prior: Prior,
+    mechanism: Mechanism,
+    *,
+    epsilon: float,
+    r: float,
+    t: Any = None,
+    sides: str = "both",
+    target: Any = None,
+    correct: Callable | None = None,
+) -> ExactAdvantage:
+    r"""Exact worst-case guessing advantage of ``mechanism`` at ``epsilon`` (Def. 7, Sec. 3.2).
+
+    .. math:: \sup_{t}\ \sup_{y \in \mathbb R \cup \{\pm\infty\}}
+       \left|\Pr_{post}[\mathcal B(t, r) \mid y] - \Pr_{pre}[\mathcal B(t, r)]\right|
+
+    Parameters
+    ----------
+    prior : Prior
+        The attacker's prior (any :mod:`garesearch.priors` prior).
+    mechanism : Mechanism
+        :class:`~garesearch.mechanisms.Laplace`, ``Gaussian`` or ``GenCauchy``.
+    epsilon : float
+        Epsilon per unit of the attribute (sets the noise scale), > 0.
+    r : float
+        Precision of a correct guess, ``>= 0`` (``< 1`` under the discrete metric).
+    t : optional
+        True value; ``None``: the worst one (all values of a finite prior; for a continuous
+        prior a scan of :meth:`Prior.t_candidates` refined by Brent's method).
+    sides : {"both", "upper", "lower"}
+        Which deviation counts: :math:`|\cdot|` (Def. 7), the posterior's rise, or its fall.
+    target : value or collection, optional
+        Discrete metric only: the query is :math:`\mathrm{COUNT} = 1\{x \in \text{target}\}`,
+        which moves by 1 between any value in the target and any value outside it (sensitivity
+        1 under the discrete metric).  ``None``: the worst single-value target.
+    correct : callable, optional
+        Discrete metric only: ``correct(t)`` returns the values that count as a correct guess
+        when the truth is ``t`` (default ``[t]``; an OR-event passes the union of its parts).
+
+    Returns
+    -------
+    ExactAdvantage
+
+    Examples
+    --------
+    >>> from garesearch.priors import Categorical
+    >>> from garesearch.mechanisms import Laplace
+    >>> res = exact_advantage(Categorical({0: 0.5, 1: 0.5}), Laplace(), epsilon=1.0, r=0)
+    >>> round(res.advantage, 6)  # (e - 1) / (2 (e + 1)) = tanh(1/2) / 2
+    0.231059
+    """
+    _check_common(epsilon, sides)
+    if isinstance(prior, Categorical) and prior.metric == "discrete" and target is None:
+        results = [
+            exact_advantage(prior, mechanism, epsilon=epsilon, r=r, t=t, sides=sides, target=v, correct=correct)
+            for v in prior.values
+        ]
+        return max(results, key=lambda res: res.advantage)
+    pb = _problem(prior, mechanism, float(epsilon), r, t, target, correct)
+    best = _advantage(pb, float(epsilon), sides)
+    up, low = float(best["upper"]), float(best["lower"])
+    if sides == "lower" or (sides == "both" and low > up):
+        side, y, post, adv = "lower", float(best["y_lower"]), float(best["inf"]), low
+    else:
+        side, y, post, adv = "upper", float(best["y_upper"]), float(best["sup"]), up
+    return ExactAdvantage(
+        advantage=max(adv, 0.0), t=best["t"], y=y, side=side, p=best["p"], posterior=post,
+        upper=up, lower=low, y_upper=float(best["y_upper"]), y_lower=float(best["y_lower"]),
+        epsilon=float(epsilon), r=float(r), mechanism=mechanism,
+    )
+
+
+def posterior(prior: Prior, mechanism: Mechanism, *, epsilon: float, r: float, t: Any, y,
+              target: Any = None, correct: Callable | None = None):
+    r"""Exact posterior :math:`\Pr_{post}[\mathcal B(t, r) \mid y]` (Sec. 3.2), vectorised over ``y``.
+
+    ``y = +-inf`` gives the analytic limit.  ``target`` and ``correct`` as in
+    :func:`exact_advantage` (discrete metric).
+    """
+    _check_common(epsilon, "both")
+    if t is None:
+        raise ParameterError("t: give the true value")
+    pb = _problem(prior, mechanism, float(epsilon), r, t, target, correct)
+    y = np.asarray(y, dtype=float)
+    flat = y.ravel()
+    out = np.empty_like(flat)
+    fin = np.isfinite(flat)
+    if np.any(fin):
+        out[fin] = _post(pb.integ, flat[fin], pb.sets)[:, 0]
+    for sign in (-1, 1):
+        m = np.isinf(flat) & (np.sign(flat) == sign)
+        if np.any(m):
+            out[m] = pb.integ.limit(sign, pb.sets)[0]
+    out = out.reshape(y.shape)
+    return float(out) if out.ndim == 0 else out
+
+
+# ------------------------------------------------------------------------------------------
+# The largest epsilon whose exact advantage stays within delta.
+# ------------------------------------------------------------------------------------------
+def _spread(prior):
+    if isinstance(prior, Categorical) and prior.metric == "discrete":
+        return 1.0
+    q = np.asarray(prior.quantile(np.array([0.25, 0.75])), float)
+    s = float(q[1] - q[0])
+    if s > 0:
+        return s
+    low, high = prior.support
+    return float(high - low) if high > low else 1.0
+
+
+def exact_epsilon(
+    prior: Prior,
+    mechanism: Mechanism,
+    *,
+    r: float,
+    delta: float,
+    t: Any = None,
+    sides: str = "both",
+    target: Any = None,
+    correct: Callable | None = None,
+    rtol: float = 1e-7,
+) -> float:
+    r"""The largest epsilon at which ``mechanism``'s exact advantage stays at most ``delta``.
+
+    Returns :math:`\sup\{\epsilon : A(\epsilon') \le \delta \text{ for all } \epsilon' \le
+    \epsilon\}`, with :math:`A` from :func:`exact_advantage`: the first crossing of ``delta``,
+    found by doubling from a scale set by the prior's spread, then bisection in
+    :math:`\ln\epsilon` to relative tolerance ``rtol``.  This is the epsilon the paper's
+    Eq. (main) would give if it were exact for this mechanism; compare it with
+    :func:`~garesearch.attribute.epsilon_for_attribute`.
+
+    Parameters are those of :func:`exact_advantage`, with ``delta`` in (0, 1).
+
+    Raises
+    ------
+    InfeasibleError
+        If the advantage exceeds ``delta`` at every epsilon (for instance Gaussian noise: its
+        posterior tends to 0 or 1 in the far tails whatever the scale).
+    """
+    if not (isinstance(delta, (int, float, np.integer, np.floating)) and 0 < delta < 1):
+        raise ParameterError(f"delta must lie in (0, 1); got {delta!r}")
+
+    def adv(e):
+        return exact_advantage(prior, mechanism, epsilon=e, r=r, t=t, sides=sides, target=target,
+                               correct=correct).advantage
+
+    e0 = 1.0 / _spread(prior)
+    lo, hi = None, None
+    a0 = adv(e0)
+    if a0 <= delta:
+        lo, e = e0, e0
+        for _ in range(80):
+            e *= 2
+            if adv(e) > delta:
+                hi = e
+                break
+            lo = e
+        else:
+            return math.inf
+    else:
+        hi, e = e0, e0
+        for _ in range(60):
+            e /= 4
+            if adv(e) <= delta:
+                lo = e
+                break
+            hi = e
+        else:
+            raise InfeasibleError(
+                f"the exact advantage of {mechanism!r} exceeds delta={delta} at every epsilon down to "
+                f"{e:.3g} (worst side over all outputs); "
+                + ("Gaussian noise is not epsilon-DP: its posterior tends to 0 or 1 as the output "
+                   "goes to infinity, whatever the scale; use sides='upper' or the Bayes attacker"
+                   if mechanism.tail == "light" else "use a larger delta")
+            )
+    # the first crossing between lo (ok) and hi (violated)
+    while hi / lo > 1 + rtol:
+        mid = math.sqrt(lo * hi)
+        if adv(mid) <= delta:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+# ------------------------------------------------------------------------------------------
+# The Bayes-optimal attacker: exact success probability and a Monte Carlo estimate.
+# ------------------------------------------------------------------------------------------
+def _guess_sets(prior, r, correct, target):
+    """Candidate guesses and their sets (for finite priors)."""
+    if prior.metric == "discrete":
+        pb_sets = []
+        for v in prior.values:
+            members = [v] if correct is None else _as_set(prior.values, correct(v), "correct(t)")
+            pb_sets.append([u in members for u in prior.values])
+        return list(prior.values), np.array(pb_sets)
+    x = prior._x
+    # an optimal ball can be shifted until its left end meets an atom
+    guesses = x + r
+    return list(guesses), np.array([np.abs(x - g) <= r + 1e-12 * max(1.0, abs(g)) for g in guesses])
+
+
+def _outputs(prior, target):
+    if prior.metric == "discrete":
+        tgt = _as_set(prior.values, target, "target")
+        if tgt is None:
+            raise ParameterError("target: the COUNT query needs a target value or set (discrete metric)")
+        return np.array([1.0 if v in tgt else 0.0 for v in prior.values])
+    return prior._x
+
+
+def _ball_grid(pb, ys, lo, hi, n=401):
+    """log int_{B(g,r)} f(y|x) dpi over a grid of centres g; returns (logmass (ny, n), g)."""
+    g = np.linspace(lo, hi, n)
+    r = pb["r"]
+    return pb["integ"].log_mass(ys, (g - r, g + r)), g
+
+
+def bayes_attacker_success(prior: Prior, mechanism: Mechanism, *, epsilon: float, r: float,
+                           target: Any = None, correct: Callable | None = None,
+                           n_y: int = 4000) -> dict:
+    r"""Exact success probability of the Bayes-optimal attacker, and of the best blind guess.
+
+    The attacker sees ``y`` and guesses the centre ``g`` maximising
+    :math:`\Pr_{post}[\mathcal B(g, r) \mid y]`; its success probability is
+
+    .. math:: \int \max_g \int_{\mathcal B(g,r)} f(y \mid x)\, d\pi(x)\, dy,
+
+    computed by composite Gauss-Legendre quadrature in ``y`` (``n_y`` nodes split at the
+    atoms; for a continuous prior the inner maximum over ``g`` is taken on a grid refined by a
+    parabola).  Without the output the best guess succeeds with
+    :math:`\max_g \pi(\mathcal B(g, r))`.  The difference is the attacker's average gain, which
+    Def. 7's supremum over outputs bounds from above.
+
+    Returns
+    -------
+    dict
+        ``success``, ``prior_success`` and ``advantage`` (their difference).
+    """
+    _check_common(epsilon, "both")
+    eps = float(epsilon)
+    b = mechanism.scale(eps)
+    if isinstance(prior, Categorical):
+        s = _outputs(prior, target)
+        _, sets = _guess_sets(prior, r, correct, target)
+        integ = _Atoms(s, prior.probs, mechanism, eps)
+        prior_success = float(np.max(integ.prior_mass(sets)))
+        lo, hi = s.min(), s.max()
+        knots = np.unique(np.concatenate([s, np.linspace(lo - 3 * b, hi + 3 * b, 200), _far(lo, hi, b)]))
+
+        def h(ys):
+            return np.exp(np.max(integ.log_mass(ys, sets), axis=1))
+    else:
+        if target is not None or correct is not None:
+            raise ParameterError("target and correct apply only to a prior with the discrete metric")
+        integ = _integrator(prior, mechanism, eps)
+        q = np.asarray(prior.quantile(np.array([1e-9, 1 - 1e-9])), float)
+        glo, ghi = float(q[0]), float(q[1])
+        gg = np.linspace(glo, ghi, 2001)
+        prior_success = float(np.max(prior.mass(gg - r, gg + r)))
+        knots = np.unique(np.concatenate([np.linspace(glo - 3 * b, ghi + 3 * b, 201), _far(glo, ghi, b)]))
+
+        def h(ys):
+            lm, g = _ball_grid({"integ": integ, "r": r}, ys, glo, ghi)
+            return np.exp(_parabolic_max(lm, g))
+    x, w = np.polynomial.legendre.leggauss(8)
+    per = max(1, n_y // (8 * (knots.size - 1)))
+    edges = np.unique(np.concatenate([np.linspace(knots[i], knots[i + 1], per + 1) for i in range(knots.size - 1)]))
+    left, right = edges[:-1], edges[1:]
+    nodes = ((left + right)[:, None] + (right - left)[:, None] * x) / 2
+    weights = ((right - left)[:, None] / 2) * w
+    ys = nodes.ravel()
+    success = float(np.sum(h(ys) * weights.ravel()))
+    return {"success": success, "prior_success": prior_success, "advantage": success - prior_success}
+
+
+def _far(lo, hi, b):
+    """Knots reaching 1e6 noise scales beyond [lo, hi] (the generalised Cauchy tail is heavy)."""
+    ext = b * np.geomspace(3.0, 1e6, 80)
+    return np.concatenate([lo - ext, hi + ext])
+
+
+def _parabolic_max(lm, g):
+    """Row-wise maximum of a sampled smooth function, refined by a parabola through the peak."""
+    i = np.clip(np.argmax(lm, axis=1), 1, g.size - 2)
+    rows = np.arange(lm.shape[0])
+    y0, y1, y2 = lm[rows, i - 1], lm[rows, i], lm[rows, i + 1]
+    den = y0 - 2 * y1 + y2
+    with np.errstate(invalid="ignore", divide="ignore"):
+        peak = y1 - (y2 - y0) ** 2 / (8 * den)
+    peak = np.where(np.isfinite(peak) & (den < 0), np.maximum(peak, y1), y1)
+    return np.maximum(peak, np.max(lm, axis=1))
+
+
+@dataclass(frozen=True)
+class AttackerEstimate:
+    """A Monte Carlo estimate of the Bayes attacker's success, with a Wilson interval."""
+
+    success: float
+    low: float
+    high: float
+    n: int
+    prior_success: float
+    advantage: float
+    advantage_low: float
+    advantage_high: float
+
+
+def _wilson(k, n, z):
+    ph = k / n
+    den = 1 + z * z / n
+    c = (ph + z * z / (2 * n)) / den
+    h = z * math.sqrt(ph * (1 - ph) / n + z * z / (4 * n * n)) / den
+    return c - h, c + h
+
+
+def _sample_prior(prior, n, rng):
+    if isinstance(prior, Categorical):
+        return rng.choice(len(prior.values), size=n, p=prior.probs)
+    if isinstance(prior, Normal):
+        return prior.mu + prior.sigma * rng.standard_normal(n)
+    return np.asarray(prior.quantile(rng.random(n)), float)
+
+
+def monte_carlo_attacker(prior: Prior, mechanism: Mechanism, *, epsilon: float, r: float, n: int = 20000,
+                         seed: int = 0, target: Any = None, correct: Callable | None = None,
+                         confidence: float = 0.99) -> AttackerEstimate:
+    r"""Simulate the Bayes-optimal attacker and estimate its success with a Wilson interval.
+
+    Draws the attribute from the prior, releases it through ``mechanism`` (numpy Generator,
+    ``seed``), lets the attacker guess the centre of the ball of radius ``r`` with the largest
+    posterior mass (exactly over the candidate balls of a finite prior, on a grid of 401
+    centres refined by a parabola for a continuous prior), and counts the correct guesses.
+    Compare with :func:`bayes_attacker_success`.
+    """
+    from scipy.stats import norm
+
+    _check_common(epsilon, "both")
+    if not (isinstance(n, (int, np.integer)) and n > 0):
+        raise ParameterError(f"n must be a positive integer; got {n!r}")
+    eps = float(epsilon)
+    rng = np.random.default_rng(seed)
+    draw = _sample_prior(prior, n, rng)
+    if isinstance(prior, Categorical):
+        s = _outputs(prior, target)
+        ys = mechanism.sample(s[draw], eps, rng)
+        _, sets = _guess_sets(prior, r, correct, target)
+        integ = _Atoms(s, prior.probs, mechanism, eps)
+        best = np.argmax(integ.log_mass(ys, sets), axis=1)
+        hits = sets[best, draw]
+        prior_success = float(np.max(integ.prior_mass(sets)))
+    else:
+        ys = mechanism.sample(draw, eps, rng)
+        integ = _integrator(prior, mechanism, eps)
+        q = np.asarray(prior.quantile(np.array([1e-9, 1 - 1e-9])), float)
+        g = np.linspace(q[0], q[1], 401)
+        lm = integ.log_mass(ys, (g - r, g + r))
+        i = np.clip(np.argmax(lm, axis=1), 1, g.size - 2)
+        rows = np.arange(n)
+        y0, y1, y2 = lm[rows, i - 1], lm[rows, i], lm[rows, i + 1]
+        den = y0 - 2 * y1 + y2
+        with np.errstate(invalid="ignore", divide="ignore"):
+            shift = np.where(den < 0, 0.5 * (y0 - y2) / den, 0.0)
+        guess = g[i] + np.clip(np.nan_to_num(shift), -1, 1) * (g[1] - g[0])
+        hits = np.abs(draw - guess) <= r
+        gg = np.linspace(q[0], q[1], 2001)
+        prior_success = float(np.max(prior.mass(gg - r, gg + r)))
+    k = int(np.sum(hits))
+    z = float(norm.ppf(0.5 + confidence / 2))
+    lo, hi = _wilson(k, n, z)
+    return AttackerEstimate(success=k / n, low=lo, high=hi, n=n, prior_success=prior_success,
+                            advantage=k / n - prior_success, advantage_low=lo - prior_success,
+                            advantage_high=hi - prior_success)
+
+
+# ------------------------------------------------------------------------------------------
+# Soundness search: can an epsilon from the paper's formulas let the exact advantage exceed delta?
+# ------------------------------------------------------------------------------------------
+def _random_categorical(rng, k):
+    gaps = rng.uniform(0.2, 3.0, k - 1)
+    x = np.round(np.concatenate([[0.0], np.cumsum(gaps)]), 3)
+    w = rng.dirichlet(np.full(k, 0.7))
+    w = np.maximum(w, 0.01)
+    return Categorical(dict(zip(x.tolist(), (w / w.sum()).tolist(), strict=True)))
+
+
+def _random_mixture(rng):
+    """A narrow spike (nearly an atom) inside a wide piecewise-uniform body."""
+    width = rng.uniform(5.0, 12.0)
+    at = rng.uniform(0.0, width - 0.05)
+    edges = np.unique(np.round([0.0, at, at + 0.05, width], 4))
+    w = rng.dirichlet(np.ones(edges.size - 1))
+    w = np.maximum(w, 0.02)
+    return PiecewiseUniform(edges, w / w.sum())
+
+
+def _search_cases(size: str):
+    """A fixed list of (label, prior, r, delta): asymmetric atoms, mixtures, skewed and normal priors."""
+    from scipy import stats
+
+    rng = np.random.default_rng(20240607)
+    n_cat, n_mix = (6, 1) if size == "small" else (40, 12)
+    cases = [
+        ("atoms at t-r, t, t+a", Categorical({-1.0: 0.3, 0.0: 0.02, 2.0: 0.68}), 1.0, 0.1),
+        ("atoms at t-r, t, t+a, far", Categorical({-1.0: 0.2, 0.0: 0.05, 2.0: 0.5, 40.0: 0.25}), 1.0, 0.1),
+    ]
+    for i in range(n_cat):
+        prior = _random_categorical(rng, int(rng.integers(3, 7)))
+        cases.append((f"random atoms #{i}", prior, float(rng.choice([0.5, 1.0, 1.5])),
+                      float(rng.choice([0.05, 0.1, 0.2]))))
+    for i in range(n_mix):
+        cases.append((f"spike + body #{i}", _random_mixture(rng), float(rng.choice([0.5, 1.0])),
+                      float(rng.choice([0.1, 0.2]))))
+    cases.append(("Normal(0, 1)", Normal(0.0, 1.0), 0.5, 0.1))
+    if size != "small":
+        cases.append(("Uniform(0, 10)", Uniform(0.0, 10.0), 1.0, 0.1))
+        cases.append(("Normal(0, 1), r=0.25", Normal(0.0, 1.0), 0.25, 0.05))
+        cases.append(("gamma(2)", Continuous(stats.gamma(2.0)), 0.5, 0.1))
+        cases.append(("lognormal(0.6)", Continuous(stats.lognorm(0.6)), 0.5, 0.1))
+    return cases
+
+
+def _paper_R(prior):
+    try:
+        return prior.paper_R()
+    except ParameterError:
+        q = np.asarray(prior.quantile(np.array([1e-5, 1 - 1e-5])), float)
+        return float(q[1] - q[0])
+
+
+def _check_case(label, prior, r, delta, construction, sides, mechanism, tol):
+    from .attribute import epsilon_for_attribute
+
+    R = _paper_R(prior) if construction == "paper" else None
+    try:
+        res = epsilon_for_attribute(prior, r=r, delta=delta, construction=construction, R=R, sides=sides)
+    except (InfeasibleError, ParameterError):
+        return None
+    if not math.isfinite(res.epsilon):
+        return None
+    ex = exact_advantage(prior, mechanism, epsilon=res.epsilon, r=r, sides=sides)
+    return dict(source=f"epsilon_for_attribute(construction={construction!r}, sides={sides!r})", label=label,
+                prior=prior, r=r, delta=delta, epsilon=res.epsilon, t=ex.t, y=ex.y, side=ex.side,
+                p=ex.p, exact_advantage=ex.advantage, violated=ex.advantage > delta + tol)
+
+
+def _check_eq_main(label, prior, r, delta, a, t, mechanism, tol):
+    """Eq. (main) with q = g_t(a) - g_t(r) and exponent a, at one true value t (upper side)."""
+    from . import bound
+
+    p = float(prior.ball_mass(t, r))
+    q = float(prior.ball_mass(t, a)) - p
+    if not (0 < p < 1 and q > 0):
+        return None
+    eps = float(bound.epsilon_for_advantage(delta=delta, p=p, q=q, a=a, infeasible="nan"))
+    if not (math.isfinite(eps) and eps > 0):
+        return None
+    ex = exact_advantage(prior, mechanism, epsilon=eps, r=r, t=t, sides="upper")
+    return dict(source=f"bound.epsilon_for_advantage(q=g(a)-g(r), a={a:g})", label=label, prior=prior,
+                r=r, delta=delta, epsilon=eps, t=t, y=ex.y, side="upper", p=p,
+                exact_advantage=ex.advantage, violated=ex.advantage > delta + tol)
+
+
+def soundness_search(construction: str = "paper", *, size: str = "small", mechanism: Mechanism | None = None,
+                     tol: float = 1e-6, eq_main: bool | None = None) -> list[dict]:
+    r"""Search fixed, seeded families of priors for an epsilon that lets the exact advantage exceed delta.
+
+    For each case (asymmetric finite priors, spike-plus-body mixtures, Normal, Uniform and, with
+    ``size="large"``, skewed scipy priors) the epsilon of
+    :func:`~garesearch.attribute.epsilon_for_attribute` with the given ``construction`` is fed
+    to ``mechanism`` (default Laplace, which is :math:`\epsilon`-DP), and the exact worst-case
+    advantage is compared with ``delta``.  With ``construction="paper"`` (and ``eq_main``
+    true, its default there) it also tries Eq. (main) with :math:`q = g(a) - g(r)` and exponent
+    ``a`` directly (:func:`garesearch.bound.epsilon_for_advantage`) at every atom, or at the
+    mean, for several ``a``.
+
+    Returns
+    -------
+    list of dict
+        One record per case checked: ``source``, ``label``, ``prior``, ``r``, ``delta``,
+        ``epsilon``, ``t``, ``y``, ``side``, ``p``, ``exact_advantage`` and ``violated``
+        (``exact_advantage > delta + tol``).
+    """
+    if construction not in ("paper", "sound"):
+        raise ParameterError(f"construction must be 'paper' or 'sound'; got {construction!r}")
+    if size not in ("small", "large"):
+        raise ParameterError(f"size must be 'small' or 'large'; got {size!r}")
+    mechanism = Laplace() if mechanism is None else mechanism
+    eq_main = construction == "paper" if eq_main is None else eq_main
+    out = []
+    for label, prior, r, delta in _search_cases(size):
+        for sides in ("both", "upper"):
+            rec = _check_case(label, prior, r, delta, construction, sides, mechanism, tol)
+            if rec is not None:
+                out.append(rec)
+        if not eq_main:
+            continue
+        if isinstance(prior, Categorical):
+            ts = prior._x
+        else:
+            ts = np.asarray(prior.quantile(np.array([0.02, 0.1, 0.3, 0.5])), float)
+        for t in ts:
+            for a in (1.5 * r, 2 * r, 3 * r, 5 * r):
+                rec = _check_eq_main(label, prior, r, delta, a, float(t), mechanism, tol)
+                if rec is not None:
+                    out.append(rec)
+    return out
+
+
+def soundness_counterexamples() -> list[dict]:
+    r"""Counterexamples to the soundness of Eq. (main) with exponent ``a``, recomputed on each call.
+
+    The prior puts mass 0.3 at ``t - r = -1``, 0.02 at the true value ``t = 0`` and 0.68 at
+    ``t + a = 2`` (``r = 1``, ``a = 2``), the shape :func:`soundness_search` finds.  Eq. (main)
+    at ``t`` takes ``p = g(r) = 0.32``, ``q = g(a) - g(r) = 0.68`` and exponent ``a = 2``, but the
+    atoms at -1 and 2 are ``a + r = 3`` apart.  The Laplace mechanism (and the generalised
+    Cauchy one, both :math:`\epsilon`-DP) at that epsilon lets the posterior of
+    :math:`X' = [-1, 1]` exceed ``p + delta``.  Each entry: ``source``, ``label``, ``prior``,
+    ``r``, ``delta``, ``epsilon``, ``t``, ``y``, ``side``, ``p``, ``exact_advantage``,
+    ``violated``, ``mechanism``.
+    """
+    prior = Categorical({-1.0: 0.3, 0.0: 0.02, 2.0: 0.68})
+    out = []
+    for delta in (0.05, 0.1, 0.2):
+        for mech in (Laplace(), GenCauchy()):
+            rec = _check_eq_main("atoms at t-r, t, t+a", prior, 1.0, delta, 2.0, 0.0, mech, 0.0)
+            rec["mechanism"] = repr(mech)
+            if rec["violated"]:
+                out.append(rec)
+    return out
