@@ -92,7 +92,10 @@ def _opendp_measurement(scale: float, vector: bool):
             "backend='opendp' needs the optional OpenDP package: pip install 'garesearch[opendp]'"
         ) from None
     dp.enable_features("contrib")
-    atom = dp.atom_domain(T=float, nan=False)
+    try:  # OpenDP >= 0.11 needs non-NaN floats for the absolute/L1 distance
+        atom = dp.atom_domain(T=float, nan=False)
+    except TypeError:  # OpenDP 0.10 has no ``nan`` argument (and allows the default domain)
+        atom = dp.atom_domain(T=float)
     if vector:
         space = dp.vector_domain(atom), dp.l1_distance(T=float)
     else:
