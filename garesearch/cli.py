@@ -1,0 +1,519 @@
+r"""``python -m garesearch epsilon``: the epsilon for a bound on the guessing advantage.
+
+For practitioners: give the attacker's prior of the sensitive attribute, the precision ``r``
+of a correct guess and the bound ``delta`` on the advantage; the command prints the epsilon
+of Sec. 4.1 (per unit of the attribute's distance), the true value and comparison radius it
+was found at, the prior and posterior probability of a correct guess, and the scale of
+Laplace noise for a query of the given sensitivity.  ``--json`` prints the same as JSON.
+
+Prior specifications (``--prior`` and ``--attribute NAME=SPEC``):
+
+==========================================  ==============================================
+``normal:MU,SIGMA``                         :class:`~garesearch.priors.Normal`
+``uniform:LOW,HIGH``                        :class:`~garesearch.priors.Uniform`
+``categorical:red=0.2,white=0.1,...``       :class:`~garesearch.priors.Categorical`
+                                            (numeric keys: distance ``|x - y|``;
+                                            otherwise distance 1 between values)
+``piecewise:E0,E1,...,En:W1,...,Wn``        :class:`~garesearch.priors.PiecewiseUniform`
+==========================================  ==============================================
+
+Malformed input exits with status 2 and a one-line message on stderr; a valid request that
+no epsilon > 0 can meet exits with status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import re
+import sys
+from typing import Any
+
+from .errors import InfeasibleError, ParameterError
+
+__all__ = ["build_parser", "main", "parse_goal_expression", "parse_prior"]
+
+EXAMPLES = """\
+examples:
+  The paper's cats (Sec. 6.1): guess a cat's colour exactly, advantage at most 0.1
+    python -m garesearch epsilon --delta 0.1 --r 0 \\
+        --prior categorical:red=0.2,white=0.1,tabby=0.25,black=0.4,tortoise=0.05
+
+  Cats, AND-event: guess gender and colour (Sec. 4.2 / 6.1)
+    python -m garesearch epsilon --delta 0.1 --r 0 --goal "gender & colour" \\
+        --attribute gender=categorical:M=0.5,F=0.5 \\
+        --attribute colour=categorical:red=0.2,white=0.1,tabby=0.25,black=0.4,tortoise=0.05
+
+  Salaries (Sec. 6.2): normal prior, guess within 100, SUM query of sensitivity 1
+    python -m garesearch epsilon --prior normal:2000,235.7 --r 100 --delta 0.1 --sensitivity 1
+
+  The same at the true value t = 2000 with the paper's (unsound) comparison set
+    python -m garesearch epsilon --prior normal:2000,235.7 --r 100 --delta 0.1 \\
+        --t 2000 --construction paper
+
+  PLEAK's attacker file and goal (see examples/pleak/)
+    python -m garesearch epsilon --att examples/pleak/cats.att \\
+        --goal-file examples/pleak/cats_color.plc --delta 0.1
+
+  For scripts: add --json.
+"""
+
+
+class _UsageError(Exception):
+    """Raised instead of argparse's exit, so that errors stay one line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise _UsageError(message)
+
+
+# ------------------------------------------------------------------------------------------
+def _numbers(text: str, name: str, spec: str) -> list[float]:
+    out = []
+    for part in text.split(","):
+        try:
+            v = float(part)
+        except ValueError:
+            raise ParameterError(f"{name}: {part.strip()!r} is not a number in prior {spec!r}") from None
+        if not math.isfinite(v):
+            raise ParameterError(f"{name}: {part.strip()!r} is not finite in prior {spec!r}")
+        out.append(v)
+    return out
+
+
+def parse_prior(spec: str):
+    """Read a prior specification (table in the module docstring) into a garesearch prior.
+
+    Raises
+    ------
+    ParameterError
+        Naming the part of ``spec`` that is wrong.
+    """
+    from . import priors
+
+    kind, sep, rest = spec.partition(":")
+    kind = kind.strip().lower()
+    if not sep or not rest.strip():
+        raise ParameterError(
+            f"prior {spec!r}: expected KIND:PARAMETERS (normal:MU,SIGMA, uniform:LOW,HIGH, "
+            "categorical:A=P,B=P,..., piecewise:E0,...,En:W1,...,Wn)"
+        )
+    if kind == "normal":
+        vals = _numbers(rest, "normal", spec)
+        if len(vals) != 2:
+            raise ParameterError(f"prior {spec!r}: normal takes MU,SIGMA (two numbers)")
+        return priors.Normal(*vals)
+    if kind == "uniform":
+        vals = _numbers(rest, "uniform", spec)
+        if len(vals) != 2:
+            raise ParameterError(f"prior {spec!r}: uniform takes LOW,HIGH (two numbers)")
+        return priors.Uniform(*vals)
+    if kind == "piecewise":
+        edges, sep2, weights = rest.partition(":")
+        if not sep2:
+            raise ParameterError(f"prior {spec!r}: piecewise takes EDGES:WEIGHTS")
+        return priors.PiecewiseUniform(
+            _numbers(edges, "piecewise edges", spec), _numbers(weights, "piecewise weights", spec)
+        )
+    if kind == "categorical":
+        items = []
+        for part in rest.split(","):
+            key, eq, prob = part.partition("=")
+            key = key.strip()
+            if not eq or not key:
+                raise ParameterError(f"prior {spec!r}: categorical entries are VALUE=PROBABILITY; got {part!r}")
+            items.append((key, _numbers(prob, f"probability of {key!r}", spec)[0]))
+        keys = [k for k, _ in items]
+        if len(set(keys)) != len(keys):
+            raise ParameterError(f"prior {spec!r}: a value is listed twice")
+        if all(_is_number(k) for k in keys):
+            keys = [float(k) for k in keys]
+        return priors.Categorical(dict(zip(keys, (p for _, p in items), strict=True)))
+    raise ParameterError(
+        f"prior {spec!r}: unknown kind {kind!r}; use normal, uniform, categorical or piecewise"
+    )
+
+
+def _is_number(text: str) -> bool:
+    try:
+        return math.isfinite(float(text))
+    except ValueError:
+        return False
+
+
+# ------------------------------------------------------------------------------------------
+_GOAL_TOKEN = re.compile(r"\s*(?:(?P<op>&&|\|\||[&|()])|(?P<word>[A-Za-z_][A-Za-z0-9_.]*)|(?P<bad>\S))")
+
+
+def parse_goal_expression(text: str, names) -> Any:
+    """Parse ``--goal`` (``a & b``, ``a | (b & c)``, ``AND``/``OR`` also accepted).
+
+    Returns a nested tuple ``("and" | "or", [parts])`` with attribute names as leaves.
+    ``&`` binds tighter than ``|``.
+    """
+    toks = []
+    for m in _GOAL_TOKEN.finditer(text):
+        if m.group("bad"):
+            raise ParameterError(f"goal {text!r}: unexpected {m.group('bad')!r}")
+        tok = m.group("op") or m.group("word")
+        toks.append({"and": "&", "&&": "&", "or": "|", "||": "|"}.get(tok.lower(), tok))
+    if not toks:
+        raise ParameterError("goal: empty expression")
+    pos = 0
+
+    def term():
+        nonlocal pos
+        if pos >= len(toks):
+            raise ParameterError(f"goal {text!r}: ends too early")
+        tok = toks[pos]
+        pos += 1
+        if tok == "(":
+            inner = disj()
+            if pos >= len(toks) or toks[pos] != ")":
+                raise ParameterError(f"goal {text!r}: missing ')'")
+            pos += 1
+            return inner
+        if tok in ("&", "|", ")"):
+            raise ParameterError(f"goal {text!r}: unexpected {tok!r}")
+        if tok not in names:
+            raise ParameterError(f"goal {text!r}: {tok!r} is not an --attribute (known: {', '.join(names)})")
+        return tok
+
+    def chain(sub, op, label):
+        nonlocal pos
+        parts = [sub()]
+        while pos < len(toks) and toks[pos] == op:
+            pos += 1
+            parts.append(sub())
+        return parts[0] if len(parts) == 1 else (label, parts)
+
+    def conj():
+        return chain(term, "&", "and")
+
+    def disj():
+        return chain(conj, "|", "or")
+
+    tree = disj()
+    if pos != len(toks):
+        raise ParameterError(f"goal {text!r}: unexpected {toks[pos]!r}")
+    return tree
+
+
+# ------------------------------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``python -m garesearch epsilon`` (its ``--help`` has examples)."""
+    p = _Parser(
+        prog="python -m garesearch epsilon",
+        description=(
+            "Epsilon of differential privacy that keeps an attacker's advantage in guessing "
+            "a sensitive attribute within precision r at most delta (Laud and Pankova, "
+            "Sec. 4.1; AND/OR goals Sec. 4.2-4.3)."
+        ),
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--delta", type=float, required=True, help="bound on the advantage, in (0, 1)")
+    p.add_argument("--prior", help="prior of the attribute, e.g. normal:2000,235.7 (see below)")
+    p.add_argument("--r", default=None,
+                   help="precision of a correct guess (0: exact); with several attributes "
+                   "one number for all or NAME=R,NAME=R")
+    p.add_argument("--attribute", action="append", default=[], metavar="NAME=PRIOR",
+                   help="one attribute of an AND/OR goal (repeat), e.g. gender=categorical:M=0.5,F=0.5")
+    p.add_argument("--goal", help='AND/OR goal over the attributes, e.g. "gender & colour"')
+    p.add_argument("--att", metavar="FILE", help="PLEAK attacker file (.att)")
+    p.add_argument("--goal-file", metavar="FILE", help="PLEAK goal (formula, SELECT ... or leak blocks)")
+    p.add_argument("--t", default=None,
+                   help="the true value (default: the worst case over the prior); for a goal NAME=V,NAME=V")
+    p.add_argument("--sensitivity", type=float, default=1.0,
+                   help="sensitivity of the query w.r.t. the attribute's distance (default 1)")
+    p.add_argument("--construction", choices=("sound", "paper"), default="sound",
+                   help="comparison set: garesearch's sound one (default) or the paper's Eq. (main)")
+    p.add_argument("--sides", choices=("both", "upper"), default="both",
+                   help="bound |post - prior| (both, default) or only the attacker's gain (upper)")
+    p.add_argument("--R", type=float, default=None, dest="R",
+                   help="largest radius of the comparison set (default: whole support)")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
+    return p
+
+
+def _true_value(text, prior):
+    if text is None:
+        return None
+    from .priors import Categorical
+
+    if isinstance(prior, Categorical) and prior.metric == "discrete":
+        return text
+    try:
+        return float(text)
+    except ValueError:
+        raise ParameterError(f"--t must be a number for this prior; got {text!r}") from None
+
+
+def _one_r(text) -> float:
+    if text is None:
+        raise ParameterError("--r is required (the precision of a correct guess; 0 for exact)")
+    try:
+        r = float(text)
+    except ValueError:
+        raise ParameterError(f"--r must be a number; got {text!r}") from None
+    return r
+
+
+def _finite_or_none(x):
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    return x
+
+
+def _single(args) -> dict:
+    from .attribute import epsilon_for_attribute
+
+    prior = parse_prior(args.prior)
+    res = epsilon_for_attribute(
+        prior, r=_one_r(args.r), delta=args.delta, t=_true_value(args.t, prior), R=args.R,
+        sides=args.sides, construction=args.construction,
+    )
+    return _attribute_report(res, args, prior)
+
+
+def _attribute_report(res, args, prior) -> dict:
+    t = res.t
+    if hasattr(t, "item"):
+        t = t.item()
+    return {
+        "method": "attribute",
+        "epsilon": res.epsilon,
+        "laplace_scale": res.laplace_scale(args.sensitivity),
+        "sensitivity": args.sensitivity,
+        "t": t,
+        "t_given": args.t is not None,
+        "r": res.r,
+        "delta": res.delta,
+        "p": res.p,
+        "posterior_bound": res.posterior_bound(),
+        "q": res.q,
+        "a": res.a,
+        "distance": res.distance,
+        "epsilon_upper": res.epsilon_upper,
+        "epsilon_lower": res.epsilon_lower,
+        "binding": res.binding,
+        "construction": res.construction,
+        "prior": repr(prior),
+    }
+
+
+def _pleak(args) -> dict:
+    from . import pleak
+
+    if not (args.att and args.goal_file):
+        raise ParameterError("--att and --goal-file go together (PLEAK's attacker file and goal)")
+    know = pleak.read_attacker(args.att)
+    goal = pleak.read_goal(args.goal_file)
+    t = args.t
+    if t is not None and "=" in t:
+        t = dict(part.partition("=")[::2] for part in t.split(","))
+    res = pleak.epsilon_for_pleak_goal(
+        know, goal, delta=args.delta, t=t, construction=args.construction, sides=args.sides
+    )
+    if res.method in ("attribute", "events"):
+        report = _attribute_report if res.method == "attribute" else _goal_report
+        out = report(res.detail, args, res.prior) if res.method == "attribute" else report(res.detail, args)
+        out["columns"] = list(res.columns)
+        return out
+    return {
+        "method": res.method,
+        "columns": list(res.columns),
+        "epsilon": res.epsilon,
+        "laplace_scale": res.laplace_scale(args.sensitivity),
+        "sensitivity": args.sensitivity,
+        "delta": args.delta,
+        "r": res.r,
+        "R": res.R,
+    }
+
+
+def _multi(args) -> dict:
+    priors = {}
+    for item in args.attribute:
+        name, eq, spec = item.partition("=")
+        name = name.strip()
+        if not eq or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*", name):
+            raise ParameterError(f"--attribute {item!r}: expected NAME=PRIOR, e.g. gender=categorical:M=0.5,F=0.5")
+        if name in priors:
+            raise ParameterError(f"--attribute: {name!r} is given twice")
+        priors[name] = parse_prior(spec)
+    if args.prior:
+        raise ParameterError("use either --prior (one attribute) or --attribute (several), not both")
+    if args.goal is None:
+        if len(priors) == 1:
+            name = next(iter(priors))
+            args.prior = args.attribute[0].partition("=")[2]
+            return _single(args) | {"columns": [name]}
+        raise ParameterError("several --attribute need a --goal, e.g. --goal \"a & b\"")
+    tree = parse_goal_expression(args.goal, list(priors))
+    if isinstance(tree, str):
+        args.prior = dict(a.partition("=")[::2] for a in args.attribute)[tree]
+        return _single(args) | {"columns": [tree]}
+    return _goal(args, tree, priors)
+
+
+def _rs(text, names) -> dict:
+    if text is None:
+        raise ParameterError("--r is required (one number, or NAME=R,NAME=R for each attribute)")
+    if "=" not in text:
+        r = _one_r(text)
+        return dict.fromkeys(names, r)
+    out = {}
+    for part in text.split(","):
+        name, _, value = part.partition("=")
+        name = name.strip()
+        if name not in names:
+            raise ParameterError(f"--r: {name!r} is not an --attribute (known: {', '.join(names)})")
+        out[name] = _one_r(value)
+    missing = [n for n in names if n not in out]
+    if missing:
+        raise ParameterError(f"--r: no precision for {', '.join(missing)}")
+    return out
+
+
+def _goal_t(text, priors) -> dict | None:
+    if text is None:
+        return None
+    out = {}
+    for part in text.split(","):
+        name, eq, value = part.partition("=")
+        name = name.strip()
+        if not eq or name not in priors:
+            raise ParameterError(f"--t: for a goal give NAME=VALUE,... over the attributes; got {part!r}")
+        out[name] = _true_value(value.strip(), priors[name])
+    return out
+
+
+def _goal(args, tree, priors) -> dict:
+    """AND/OR goal over several attributes (Sec. 4.2-4.3, :mod:`garesearch.events`)."""
+    from . import events
+
+    rs = _rs(args.r, list(priors))
+    atts = {name: events.Attribute(prior, r=rs[name], name=name) for name, prior in priors.items()}
+
+    def build(node):
+        if isinstance(node, str):
+            return atts[node]
+        parts = [build(p) for p in node[1]]
+        return events.AllOf(*parts) if node[0] == "and" else events.AnyOf(*parts)
+
+    if args.R is not None:
+        raise ParameterError("--R applies to one attribute; for a goal the radii are optimised")
+    res = events.epsilon_for_goal(
+        build(tree), delta=args.delta, t=_goal_t(args.t, priors), sides=args.sides,
+        construction=args.construction,
+    )
+    return _goal_report(res, args)
+
+
+def _goal_report(res, args) -> dict:
+    return {
+        "method": "goal",
+        "event": res.event,
+        "construction_used": res.method,
+        "epsilon": res.epsilon,
+        "laplace_scale": res.laplace_scale(args.sensitivity),
+        "sensitivity": args.sensitivity,
+        "t": {k: (v.item() if hasattr(v, "item") else v) for k, v in res.t.items()},
+        "t_given": args.t is not None,
+        "delta": res.delta,
+        "p": res.p,
+        "posterior_bound": res.posterior_bound(),
+        "a": list(res.a),
+        "distance": res.distance,
+        "epsilon_upper": res.epsilon_upper,
+        "epsilon_lower": res.epsilon_lower,
+        "binding": res.binding,
+        "construction": res.construction,
+    }
+
+
+def _fmt(x) -> str:
+    if isinstance(x, float):
+        return f"{x:.6g}"
+    return str(x)
+
+
+def _text(out: dict) -> str:
+    lines = []
+
+    def row(label, value, note=""):
+        lines.append(f"{label:<17}{_fmt(value):<13} {note}".rstrip())
+
+    unit = "per unit of the " + ("records'" if out["method"] == "goal" else "attribute's") + " distance"
+    row("epsilon", out["epsilon"], unit)
+    row("Laplace scale", out["laplace_scale"], f"= sensitivity {_fmt(out['sensitivity'])} / epsilon")
+    if "columns" in out:
+        row("goal columns", ", ".join(out["columns"]))
+    if out["method"] == "goal":
+        row("event", out["event"].upper(), f"({out['construction_used']})")
+        row("true values t", ", ".join(f"{k}={_fmt(v)}" for k, v in out["t"].items()),
+            "(given)" if out["t_given"] else "(worst case over the priors)")
+        row("prior p", out["p"], "Pr[attacker's goal reached]")
+        row("posterior bound", out["posterior_bound"], f"(p + delta = {_fmt(out['p'] + out['delta'])})")
+        row("radii a", ", ".join(_fmt(x) for x in out["a"]))
+        row("distance", out["distance"], "largest distance in the exponent")
+        row("binding side", out["binding"], f"(upper {_fmt(out['epsilon_upper'])}, lower {_fmt(out['epsilon_lower'])})")
+        row("construction", out["construction"])
+    elif out["method"] == "attribute":
+        row("true value t", out["t"], "(given)" if out["t_given"] else "(worst case over the prior)")
+        row("prior p", out["p"], f"Pr[d(X, t) <= r], r = {_fmt(out['r'])}")
+        row("posterior bound", out["posterior_bound"], f"(p + delta = {_fmt(out['p'] + out['delta'])})")
+        row("radius a", out["a"], f"comparison set mass q = {_fmt(out['q'])}")
+        row("distance", out["distance"], "largest distance in the exponent")
+        row("binding side", out["binding"], f"(upper {_fmt(out['epsilon_upper'])}, lower {_fmt(out['epsilon_lower'])})")
+        row("construction", out["construction"])
+        row("prior law", out["prior"])
+    else:
+        row("method", out["method"], f"only the range is known: worst prior over R = {_fmt(out['R'])}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command; returns the exit status (0 ok, 1 infeasible, 2 malformed input)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except _UsageError as exc:
+        print(f"garesearch epsilon: error: {exc} (see --help)", file=sys.stderr)
+        return 2
+    except SystemExit as exc:  # --help
+        return int(exc.code or 0)
+    try:
+        modes = sum(bool(x) for x in (args.prior and not args.attribute, args.attribute, args.att or args.goal_file))
+        if modes == 0:
+            raise ParameterError("give --prior, --attribute NAME=PRIOR, or --att with --goal-file")
+        if args.att or args.goal_file:
+            if args.prior or args.attribute:
+                raise ParameterError("--att/--goal-file replace --prior and --attribute")
+            out = _pleak(args)
+        elif args.attribute:
+            out = _multi(args)
+        else:
+            out = _single(args)
+    except InfeasibleError as exc:
+        print(f"garesearch epsilon: infeasible: {_one_line(exc)}", file=sys.stderr)
+        return 1
+    except (ParameterError, ValueError, OSError) as exc:
+        print(f"garesearch epsilon: error: {_one_line(exc)}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps({k: _finite_or_none(v) for k, v in out.items()}, indent=2))
+    else:
+        print(_text(out))
+    return 0
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

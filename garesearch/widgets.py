@@ -1,0 +1,335 @@
+r"""Interactive widgets for teaching the method of Sec. 3.2 and 4.1 (ipywidgets + matplotlib).
+
+Two widgets, each an :class:`ipywidgets.interactive` whose ``.result`` holds the numbers
+shown (so it can be checked without a browser: set a child's ``.value`` and read
+``.result`` again):
+
+- :func:`epsilon_widget` -- sliders for ``delta``, the prior mass ``p`` of a correct guess,
+  the comparison mass ``q`` and the distance ``a``; shows the epsilon of Eq. (main), the
+  posterior bound of Sec. 3.2 against epsilon, and epsilon against ``p`` with the worst
+  prior :math:`(1-\delta)/2` marked.
+- :func:`attribute_widget` -- a prior family picker (normal, uniform, the cats'
+  categorical prior) with its parameters, the true value ``t``, ``r``, ``delta``, the
+  construction of the comparison set and a radius ``a``; shows the epsilon of Sec. 4.1
+  (:func:`~garesearch.attribute.epsilon_for_attribute`) and epsilon against ``a`` with
+  the optimum marked.  Its sliders use ``continuous_update=False``: each change triggers
+  an optimisation.
+
+The numbers come from :func:`epsilon_state`, :func:`attribute_state` and
+:func:`comparison_curve`, which work without ipywidgets.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from . import bound
+from .errors import InfeasibleError, ParameterError
+from .priors import Categorical, Normal, Prior, Uniform
+
+__all__ = [
+    "CATS",
+    "attribute_state",
+    "attribute_widget",
+    "comparison_curve",
+    "epsilon_state",
+    "epsilon_widget",
+    "make_prior",
+]
+
+#: the colour prior of the paper's cats example (Sec. 6.1)
+CATS = {"red": 0.2, "white": 0.1, "tabby": 0.25, "black": 0.4, "tortoise": 0.05}
+
+_FAMILIES = ("normal", "uniform", "cats")
+
+
+# ------------------------------------------------------------------------------------------
+# Numbers behind the widgets
+# ------------------------------------------------------------------------------------------
+def epsilon_state(*, delta: float, p: float, q: float | None = None, a: float = 1.0) -> dict:
+    r"""Everything :func:`epsilon_widget` shows, for one setting (Sec. 3.2, Eq. (main)).
+
+    With ``q=None`` the comparison set is the rest of the space (``q = 1 - p``) and both
+    sides of Sec. 3.2 count (:math:`\min(\epsilon_{lb}, \epsilon_{ub})`, ``a`` playing the
+    role of ``R``); with ``q`` given, only the upper side, Eq. (main).
+
+    Returns
+    -------
+    dict
+        ``epsilon`` (``None`` if infeasible or invalid), ``posterior_bound`` at that
+        epsilon, ``target`` (``p + delta``), ``worst_p`` (:math:`(1-\delta)/2`), ``message``
+        (why there is no epsilon, else ``""``) and the inputs.
+    """
+    state: dict[str, Any] = {"delta": delta, "p": p, "q": q, "a": a, "target": p + delta,
+                             "worst_p": (1 - delta) / 2, "epsilon": None, "posterior_bound": None,
+                             "message": ""}
+    try:
+        eps = float(bound.epsilon_for_advantage(delta=delta, p=p, q=q, a=a))
+    except (ParameterError, InfeasibleError) as exc:
+        state["message"] = str(exc)
+        return state
+    state["epsilon"] = eps
+    if math.isfinite(eps):
+        state["posterior_bound"] = float(bound.posterior_bound(epsilon=eps, p=p, q=q, a=a))
+    else:
+        state["message"] = "p + delta >= 1: no epsilon can push the posterior above p + delta"
+    return state
+
+
+def make_prior(family: str, *, location: float = 0.0, scale: float = 1.0) -> Prior:
+    """The prior a widget's picker stands for.
+
+    ``"normal"``: :math:`\\mathcal N(location, scale^2)`; ``"uniform"``: uniform on
+    ``[location - scale, location + scale]``; ``"cats"``: the colour prior of Sec. 6.1
+    (location and scale unused).
+    """
+    if family == "normal":
+        return Normal(location, scale)
+    if family == "uniform":
+        return Uniform(location - scale, location + scale)
+    if family == "cats":
+        return Categorical(CATS)
+    raise ParameterError(f"family must be one of {_FAMILIES}; got {family!r}")
+
+
+def comparison_curve(
+    prior: Prior, *, t, r: float, delta: float, construction: str = "sound", R: float | None = None,
+    n: int = 400,
+) -> dict:
+    r"""Epsilon of Eq. (main) as a function of the comparison radius ``a`` (Sec. 4.1).
+
+    - ``construction="paper"``: :math:`\hat X'_a = \{r < |x - t| \le a\}`, ``q = g_t(a) - p``,
+      exponent ``a``, for ``a`` in ``(r, R]`` (``R`` default :meth:`Prior.paper_R`).
+    - ``construction="sound"``: the comparison set of all points within distance ``D`` of
+      every point of :math:`X'` (cut to the support), exponent ``D``; ``a`` is its radius
+      around ``t`` (``D - r`` for an interior ``t``).  See :mod:`garesearch.attribute`.
+
+    Only the upper side (the attacker's gain) depends on ``a``.  For a prior with the
+    discrete metric there is one point, ``a = 1``.
+
+    Returns
+    -------
+    dict of ndarray
+        ``a``, ``distance`` (the factor in the exponent), ``q`` and ``epsilon`` (NaN where no
+        epsilon > 0 exists), plus the float ``p``.
+    """
+    if isinstance(prior, Categorical) and prior.metric == "discrete":
+        p = prior.probability(t)
+        eps = bound.epsilon_for_advantage(delta=delta, p=p, q=1 - p, a=1.0, infeasible="nan")
+        one = np.ones(1)
+        return {"a": one, "distance": one, "q": np.array([1 - p]), "epsilon": np.array([eps]), "p": p}
+    if construction == "paper":
+        R = prior.paper_R() if R is None else R
+        a = np.linspace(r, R, n + 1)[1:]
+        p = float(prior.ball_mass(t, r))
+        q = np.asarray(prior.ball_mass(t, a), dtype=float) - p
+        D = a
+    elif construction == "sound":
+        lo, hi = prior.correct_extent(t, r)
+        p = float(prior.mass(lo, hi))
+        low, high = prior.support
+        low_f = low if math.isfinite(low) else float(prior.quantile(1e-9))
+        high_f = high if math.isfinite(high) else float(prior.quantile(1 - 1e-9))
+        if R is not None:
+            low_f, high_f = max(low_f, t - R), min(high_f, t + R)
+        d_max = max(hi - low_f, high_f - lo)
+        D = np.linspace(hi - lo, d_max, n + 1)[1:]
+        left, right = np.maximum(hi - D, low_f), np.minimum(lo + D, high_f)
+        q = np.asarray(prior.mass(left, right), dtype=float) - p
+        a = np.maximum(t - left, right - t)
+    else:
+        raise ParameterError(f"construction must be 'sound' or 'paper'; got {construction!r}")
+    eps = np.full(D.shape, np.nan)
+    ok = q > 1e-300
+    if not 0 < p < 1:
+        raise ParameterError(f"p = {p}: the ball of radius r around t must hold some, not all, mass")
+    if np.any(ok):
+        eps[ok] = bound.epsilon_for_advantage(
+            delta=delta, p=p, q=np.minimum(q[ok], 1 - p), a=D[ok], infeasible="nan"
+        )
+    return {"a": a, "distance": D, "q": q, "epsilon": eps, "p": p}
+
+
+def attribute_state(
+    *, family: str = "normal", scale: float = 1.0, t_offset: float = 0.0, r: float = 0.25,
+    delta: float = 0.1, construction: str = "sound", a: float | None = None, t=None,
+    n: int = 300,
+) -> dict:
+    r"""Everything :func:`attribute_widget` shows, for one setting (Sec. 4.1).
+
+    The prior is :func:`make_prior` ``(family, location=0, scale=scale)``; the true value is
+    ``t_offset * scale`` (or ``t`` for the cats: a colour).
+
+    Returns
+    -------
+    dict
+        ``result`` (the :class:`~garesearch.attribute.AttributeResult`, or ``None``),
+        ``epsilon``, ``a_opt`` (radius at the optimum of the upper side), ``curve``
+        (:func:`comparison_curve`), ``epsilon_at_a`` (upper-side epsilon at the chosen
+        ``a``), ``message`` and the inputs.
+    """
+    from .attribute import epsilon_for_attribute
+
+    prior = make_prior(family, scale=scale)
+    if family == "cats":
+        t = "black" if t is None else t
+        r_used = 0.0
+    else:
+        t = t_offset * scale
+        r_used = r
+    state: dict[str, Any] = {"family": family, "prior": prior, "t": t, "r": r_used, "delta": delta,
+                             "construction": construction, "a": a, "result": None, "epsilon": None,
+                             "a_opt": None, "curve": None, "epsilon_at_a": None, "message": ""}
+    try:
+        res = epsilon_for_attribute(prior, r=r_used, delta=delta, t=t, construction=construction)
+        state.update(result=res, epsilon=res.epsilon, a_opt=res.a)
+    except (ParameterError, InfeasibleError) as exc:
+        state["message"] = str(exc)
+    try:
+        curve = comparison_curve(prior, t=t, r=r_used, delta=delta, construction=construction, n=n)
+    except ParameterError as exc:
+        state["message"] = state["message"] or str(exc)
+        return state
+    state["curve"] = curve
+    if a is not None:
+        ok = np.isfinite(curve["a"])
+        if np.any(ok):
+            i = int(np.argmin(np.abs(curve["a"][ok] - a)))
+            val = curve["epsilon"][ok][i]
+            state["epsilon_at_a"] = None if np.isnan(val) else float(val)
+    return state
+
+
+# ------------------------------------------------------------------------------------------
+# Plots
+# ------------------------------------------------------------------------------------------
+def _plot_epsilon_state(state: dict):
+    import matplotlib.pyplot as plt
+
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 3.6))
+    d, p, q, a = state["delta"], state["p"], state["q"], state["a"]
+    eps = state["epsilon"]
+    top = 3 * eps if eps and math.isfinite(eps) else 3.0
+    grid = np.linspace(0, top, 200)
+    try:
+        ax1.plot(grid, bound.posterior_bound(epsilon=grid, p=p, q=q, a=a), label="posterior bound")
+    except ParameterError:
+        pass
+    ax1.axhline(p + d, color="C1", ls="--", label="p + δ")
+    ax1.axhline(p, color="grey", ls=":", label="prior p")
+    if eps and math.isfinite(eps):
+        ax1.axvline(eps, color="C2", label=f"ε = {eps:.4g}")
+    ax1.set_xlabel("ε")
+    ax1.set_ylabel("Pr_post[X'] ≤")
+    ax1.legend(fontsize=8)
+    ps = np.linspace(0.005, 0.995, 300)
+    e = bound.epsilon_for_advantage(delta=d, p=ps, a=a)
+    ax2.plot(ps, np.where(np.isfinite(e), e, np.nan), label="min(ε_lb, ε_ub)")
+    ax2.axvline(state["worst_p"], color="C1", ls="--", label="(1 − δ)/2")
+    ax2.axvline(p, color="C2", label="p")
+    ax2.set_xlabel("prior p")
+    ax2.set_ylabel("ε (q = 1 − p)")
+    ax2.legend(fontsize=8)
+    if state["message"]:
+        fig.suptitle(state["message"][:110], fontsize=8)
+    fig.tight_layout()
+    plt.show()
+
+
+def _plot_attribute_state(state: dict):
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 3.6))
+    curve = state["curve"]
+    if curve is not None:
+        ax.plot(curve["a"], curve["epsilon"], ".-" if curve["a"].size < 3 else "-",
+                label="ε of Eq. (main) (upper side)")
+    res = state["result"]
+    if res is not None:
+        ax.plot([res.a], [res.epsilon_upper], "o", color="C3", label=f"optimum a = {res.a:.4g}")
+        if math.isfinite(res.epsilon_lower):
+            ax.axhline(res.epsilon_lower, color="C1", ls="--", label="lower side")
+        ax.set_title(f"ε = {res.epsilon:.4g}  (t = {res.t!s:.8}, p = {res.p:.3g}, {res.construction})",
+                     fontsize=9)
+    elif state["message"]:
+        ax.set_title(state["message"][:100], fontsize=8)
+    if state["a"] is not None and state["epsilon_at_a"] is not None:
+        ax.plot([state["a"]], [state["epsilon_at_a"]], "s", color="C2", label="chosen a")
+    ax.set_xlabel("radius a of the comparison set")
+    ax.set_ylabel("ε per unit distance")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    plt.show()
+
+
+# ------------------------------------------------------------------------------------------
+# Widgets
+# ------------------------------------------------------------------------------------------
+def epsilon_widget(*, delta: float = 0.1, p: float = 0.2, q: float | None = None, a: float = 1.0,
+                   plot: bool = True):
+    r"""Sliders for ``delta``, ``p``, ``q`` and ``a`` with the live epsilon (Sec. 3.2, Eq. (main)).
+
+    The checkbox ``q = 1 - p`` (on when ``q=None``) takes the rest of the space as the
+    comparison set.  ``.result`` is :func:`epsilon_state` of the current setting.
+
+    Returns
+    -------
+    ipywidgets.interactive
+    """
+    import ipywidgets as w
+
+    def update(delta, p, rest, q, a):
+        state = epsilon_state(delta=delta, p=p, q=None if rest else q, a=a)
+        if plot:
+            _plot_epsilon_state(state)
+        return state
+
+    slider = dict(step=0.005, readout_format=".3f")
+    return w.interactive(
+        update,
+        delta=w.FloatSlider(value=delta, min=0.005, max=0.995, description="δ", **slider),
+        p=w.FloatSlider(value=p, min=0.005, max=0.995, description="p", **slider),
+        rest=w.Checkbox(value=q is None, description="q = 1 − p"),
+        q=w.FloatSlider(value=0.5 if q is None else q, min=0.005, max=0.995, description="q", **slider),
+        a=w.FloatSlider(value=a, min=0.05, max=10.0, step=0.05, description="a"),
+    )
+
+
+def attribute_widget(*, family: str = "normal", scale: float = 1.0, t_offset: float = 0.0,
+                     r: float = 0.25, delta: float = 0.1, construction: str = "sound",
+                     a: float = 1.0, plot: bool = True):
+    r"""Prior picker and sliders for one attribute (Sec. 4.1), with epsilon against ``a``.
+
+    Controls: ``family`` (normal / uniform / cats), ``scale`` (sigma, or half-width of the
+    uniform), ``t_offset`` (true value in units of ``scale`` from the centre), ``colour``
+    (the true value for the cats), ``r``, ``delta``, ``construction`` and a radius ``a``.
+    Every slider has ``continuous_update=False``.  ``.result`` is :func:`attribute_state`.
+
+    Returns
+    -------
+    ipywidgets.interactive
+    """
+    import ipywidgets as w
+
+    def update(family, scale, t_offset, colour, r, delta, construction, a):
+        state = attribute_state(family=family, scale=scale, t_offset=t_offset, r=r, delta=delta,
+                                construction=construction, a=a, t=colour if family == "cats" else None)
+        if plot:
+            _plot_attribute_state(state)
+        return state
+
+    lazy = dict(continuous_update=False)
+    return w.interactive(
+        update,
+        family=w.Dropdown(options=list(_FAMILIES), value=family, description="prior"),
+        scale=w.FloatSlider(value=scale, min=0.1, max=5.0, step=0.05, description="scale", **lazy),
+        t_offset=w.FloatSlider(value=t_offset, min=-3.0, max=3.0, step=0.05, description="t / scale", **lazy),
+        colour=w.Dropdown(options=list(CATS), value="black", description="t (cats)"),
+        r=w.FloatSlider(value=r, min=0.0, max=2.0, step=0.01, description="r", **lazy),
+        delta=w.FloatSlider(value=delta, min=0.01, max=0.9, step=0.01, description="δ", **lazy),
+        construction=w.Dropdown(options=["sound", "paper"], value=construction, description="X̂"),
+        a=w.FloatSlider(value=a, min=0.05, max=10.0, step=0.05, description="a", **lazy),
+    )
