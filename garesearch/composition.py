@@ -1,0 +1,168 @@
+r"""Queries with several outputs (Sec. 5): composition and splitting a total epsilon.
+
+- :func:`sequential_epsilon` -- Theorem 3: independent :math:`\epsilon_i`-DP outputs give
+  :math:`\sum_i \epsilon_i`-DP.
+- :func:`composed_epsilon` -- Theorem 4: with the input distance an :math:`\ell_p` norm of
+  per-output distances, the outputs are :math:`\lVert \epsilon \rVert_q`-DP, ``q`` the dual
+  exponent of ``p`` (:func:`dual_exponent`).  ``p = 1`` (one input changes) gives
+  :math:`\max_i \epsilon_i`, ``p = inf`` (every input may change) :math:`\sum_i \epsilon_i`.
+- :func:`equal_split` -- the paper's choice for similar outputs (``GROUP BY``).
+- :func:`optimal_split` -- the split the paper leaves open (Sec. 5, "future research"):
+  with Laplace noise of scale :math:`s_i/\epsilon_i` (variance :math:`2 s_i^2/\epsilon_i^2`),
+
+  .. math:: \min_\epsilon \sum_i \frac{2 s_i^2}{\epsilon_i^2} \quad\text{s.t.}\quad
+     \lVert \epsilon \rVert_q \le E
+     \quad\Longrightarrow\quad
+     \epsilon_i = E\,\frac{s_i^{2/(q+2)}}{\big(\sum_j s_j^{2q/(q+2)}\big)^{1/q}},
+
+  with minimum :math:`2 E^{-2} \big(\sum_j s_j^{2q/(q+2)}\big)^{(q+2)/q}`.  Derivation
+  (Lagrange): at the optimum the constraint is active and
+  :math:`-4 s_i^2 \epsilon_i^{-3} + \lambda q \epsilon_i^{q-1} = 0`, so
+  :math:`\epsilon_i^{q+2} \propto s_i^2`; the objective is convex in
+  :math:`\epsilon > 0` and the feasible set convex, so this stationary point is the global
+  minimum.  Limits: ``q = 1`` (:math:`\ell_\infty` inputs, sequential) gives
+  :math:`\epsilon_i \propto s_i^{2/3}`; ``q -> inf`` (:math:`\ell_1` inputs, parallel) gives
+  :math:`\epsilon_i = E` for every output.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from .errors import ParameterError
+
+__all__ = [
+    "composed_epsilon",
+    "dual_exponent",
+    "equal_split",
+    "expected_squared_error",
+    "laplace_scales",
+    "optimal_split",
+    "sequential_epsilon",
+    "split_saving",
+]
+
+
+def _exponent(name, p) -> float:
+    if not isinstance(p, (int, float, np.integer, np.floating)) or isinstance(p, bool) or math.isnan(p) or p < 1:
+        raise ParameterError(f"{name} must be a number in [1, inf] (an l_p exponent); got {p!r}")
+    return float(p)
+
+
+def _positive_vector(name, v) -> np.ndarray:
+    try:
+        arr = np.asarray(v, dtype=float)
+    except (TypeError, ValueError):
+        raise ParameterError(f"{name} must be a sequence of numbers; got {v!r}") from None
+    if arr.ndim != 1 or arr.size == 0:
+        raise ParameterError(f"{name} must be a non-empty 1-d sequence; got shape {arr.shape}")
+    if not np.all(np.isfinite(arr)) or np.any(arr <= 0):
+        raise ParameterError(f"{name} must hold finite numbers > 0; got {arr.tolist()}")
+    return arr
+
+
+def _total(total) -> float:
+    if not (isinstance(total, (int, float, np.integer, np.floating)) and math.isfinite(total) and total > 0):
+        raise ParameterError(f"total must be a finite number > 0; got {total!r}")
+    return float(total)
+
+
+def _norm(v: np.ndarray, q: float) -> float:
+    if math.isinf(q):
+        return float(np.max(np.abs(v)))
+    m = float(np.max(np.abs(v)))
+    return m * float(np.sum((np.abs(v) / m) ** q)) ** (1.0 / q)
+
+
+def dual_exponent(p: float) -> float:
+    r"""The dual exponent ``q`` of ``p``: :math:`1/p + 1/q = 1` (1 and inf are dual; Theorem 4)."""
+    p = _exponent("p", p)
+    if p == 1:
+        return math.inf
+    if math.isinf(p):
+        return 1.0
+    return p / (p - 1)
+
+
+def sequential_epsilon(epsilons: Sequence[float]) -> float:
+    r"""Theorem 3 (sequential composition): :math:`\sum_i \epsilon_i`."""
+    return float(np.sum(_positive_vector("epsilons", epsilons)))
+
+
+def composed_epsilon(epsilons: Sequence[float], *, p: float = math.inf) -> float:
+    r"""Theorem 4: the epsilon of all outputs together, :math:`\lVert\epsilon\rVert_q`, when
+    the input distance is the :math:`\ell_p` norm of the per-output input distances.
+
+    Parameters
+    ----------
+    epsilons : sequence of float
+        Epsilon of each output, > 0.
+    p : float
+        Exponent of the input norm, in [1, inf]; default inf (every input may change by
+        one: sequential composition, the sum).
+    """
+    return _norm(_positive_vector("epsilons", epsilons), dual_exponent(p))
+
+
+def equal_split(total: float, m: int, *, p: float = math.inf) -> np.ndarray:
+    r"""The same epsilon for each of ``m`` outputs with :math:`\lVert\epsilon\rVert_q` =
+    ``total``: :math:`\epsilon_i = E / m^{1/q}` (Sec. 5, ``GROUP BY``)."""
+    total = _total(total)
+    if not isinstance(m, (int, np.integer)) or isinstance(m, bool) or m < 1:
+        raise ParameterError(f"m must be an integer >= 1 (the number of outputs); got {m!r}")
+    q = dual_exponent(p)
+    each = total if math.isinf(q) else total / m ** (1.0 / q)
+    return np.full(int(m), each)
+
+
+def optimal_split(total: float, sensitivities: Sequence[float], *, p: float = math.inf) -> np.ndarray:
+    r"""Per-output epsilons that minimise the total expected squared error of Laplace noise,
+    :math:`\sum_i 2 (s_i/\epsilon_i)^2`, subject to :math:`\lVert\epsilon\rVert_q \le E`
+    (Theorem 4; closed form in the module docstring).
+
+    Parameters
+    ----------
+    total : float
+        :math:`E`, the epsilon the whole query may use.
+    sensitivities : sequence of float
+        :math:`s_i > 0`, the sensitivity of each output.
+    p : float
+        Exponent of the input norm, in [1, inf] (``q`` is its dual).
+    """
+    total = _total(total)
+    s = _positive_vector("sensitivities", sensitivities)
+    q = dual_exponent(p)
+    if math.isinf(q):
+        return np.full(s.size, total)
+    c = 2.0 / (q + 2.0)
+    w = (s / s.max()) ** c  # scale-free, no overflow
+    return total * w / _norm(w, q)
+
+
+def laplace_scales(epsilons: Sequence[float], sensitivities: Sequence[float]) -> np.ndarray:
+    """Laplace scales :math:`b_i = s_i / \\epsilon_i`."""
+    e = _positive_vector("epsilons", epsilons)
+    s = _positive_vector("sensitivities", sensitivities)
+    if e.shape != s.shape:
+        raise ParameterError(f"epsilons and sensitivities must have the same length; got {e.size} and {s.size}")
+    return s / e
+
+
+def expected_squared_error(epsilons: Sequence[float], sensitivities: Sequence[float]) -> float:
+    r"""Total expected squared error of Laplace noise, :math:`\sum_i 2 (s_i/\epsilon_i)^2`."""
+    return float(np.sum(2.0 * laplace_scales(epsilons, sensitivities) ** 2))
+
+
+def split_saving(sensitivities: Sequence[float], *, p: float = math.inf) -> float:
+    r"""Ratio of the expected squared error of the equal split to that of the optimal split
+    (>= 1; independent of the total epsilon).  Closed form:
+
+    .. math:: \frac{m^{2/q} \sum_i s_i^2}{\big(\sum_i s_i^{2q/(q+2)}\big)^{(q+2)/q}}
+    """
+    s = _positive_vector("sensitivities", sensitivities)
+    eq = expected_squared_error(equal_split(1.0, s.size, p=p), s)
+    opt = expected_squared_error(optimal_split(1.0, s, p=p), s)
+    return eq / opt

@@ -1,0 +1,970 @@
+r"""Several attributes: AND and OR events (Sec. 4.2, 4.3, Theorems 1 and 2, Sec. 6.1).
+
+A *goal* says when the attacker wins.  Build it from per-attribute parts and combine them
+with ``&`` (AND: every attribute within its precision) and ``|`` (OR: at least one part)::
+
+    gender = Attribute(Categorical({"M": .5, "F": .5}), r=0, name="gender")
+    colour = Attribute(Categorical({...}), r=0, name="colour")
+    epsilon_for(gender & colour, delta=0.1)     # AND event, Theorem 1
+    epsilon_for(gender | colour, delta=0.1)     # OR event, Sec. 4.3 variant 2
+    epsilon_for_each([gender, colour], delta=0.1)   # Sec. 4.3 variant 1
+
+Attributes combined in one goal must be mutually independent (the paper's theorems say
+"pairwise"; the product formula :math:`\Pr = \prod_i g_i` needs mutual independence).
+Correlated attributes are one attribute with a joint prior (a ``Categorical`` over tuples).
+
+The distance between two records is the :math:`\ell_p` norm (``norm``, default
+:math:`\infty`) of the per-attribute distances; each attribute keeps its own unit.
+
+Soundness of the constructions
+------------------------------
+*AND (Theorem 1).*  :math:`X' = \prod_i \mathcal B(t_i, r_i)` and the comparison set is the
+box :math:`\prod_i \mathcal B(t_i, a_i) \setminus X'`, of mass
+:math:`\prod g_i(a_i) - \prod g_i(r_i)`.  The largest distance between a point of
+:math:`X'` and one of the comparison set is :math:`\lVert (a_i + r_i)_i \rVert_p` (per
+coordinate: from :math:`t_i - r_i` to :math:`t_i + a_i`), not :math:`\lVert a \rVert_\infty`
+as Theorem 1 puts in the exponent (the univariate flaw of Eq. (main), see
+:mod:`garesearch.attribute`).  The default ``construction="sound"`` uses the true largest
+distance (cut to the priors' supports); ``construction="paper"`` keeps Theorem 1's exponent
+to reproduce the paper.
+
+*OR, inclusion-exclusion.*  :math:`p_{OR} = \Pr[\bigcup_k X'_k]` by inclusion-exclusion over
+the AND-sets; comparison set = the complement, exponent = the diameter of the space
+(Sec. 3.2).  Needs bounded attributes (always true for discrete ones: the cats example).
+
+*OR, blocks (Theorem 2, corrected).*  Tile the space with boxes of half-widths
+:math:`a_i` centred at :math:`t + 2\ell \circ a`, :math:`\ell \in \mathbb Z^n`.  In a box whose
+set :math:`K` of coordinates holds :math:`t`'s ball, the prior odds of :math:`X'` against the
+rest of the box are :math:`\alpha_K = \prod_{k \in K} \frac{g_k(a_k)}{g_k(a_k) - g_k(r_k)} - 1`
+(independence), largest for :math:`K` = all; two points of a box differ by at most
+:math:`2a_i` per coordinate, and by at most :math:`a_j + r_j` in a coordinate ``j`` that
+puts the point of :math:`X'` in its ball.  Summing over boxes,
+
+.. math:: \Pr_{post}[X'] \le \frac{1}{1 + e^{-\epsilon D}/\alpha}, \quad
+   \alpha = \prod_i \frac{g_i(a_i)}{g_i(a_i) - g_i(r_i)} - 1, \quad
+   D = \max_j \lVert (2a_1, \dots, a_j + r_j, \dots, 2a_n) \rVert_p ,
+
+and we ask for :math:`\le p_{OR} + \delta` with :math:`p_{OR} = 1 - \prod_i (1 - g_i(r_i))`.
+Theorem 2 as printed differs in three places: its exponent is :math:`\lVert a\rVert_\infty`
+(its own derivation defines :math:`a = 2\lVert a \rVert_\infty`); it writes
+:math:`g(a_i - 1)` where the mass of the box minus :math:`X'` is
+:math:`\prod (g_i(a_i) - g_i(r_i))`; and its :math:`\epsilon_k` use the block's prior in the
+:math:`\delta` term where the requirement is on the whole event.  Its :math:`\epsilon_k`
+(blocks with one ball) never bind: :math:`\alpha_K` grows with :math:`K`.  The printed
+version is kept as ``construction="paper"``.
+
+The lower side
+--------------
+:math:`\Pr_{post}[X'] \ge p - \delta` is bounded with the diameter (Sec. 3.2's
+:math:`\epsilon_{ub}`) when every attribute is bounded, and for AND events also with
+:math:`\Pr_{post}[X'] \ge p / (p + M)`, :math:`M \le \prod_i E[e^{\epsilon D_i(X_i)}] - p`
+(:math:`D_i` the largest distance from :math:`x_i` to :math:`X'_i`; from
+:math:`\lVert D \rVert_p \le \lVert D \rVert_1`).  The larger of the sound values is used.
+For OR events over unbounded attributes no lower-side bound is implemented: ask for
+``sides="upper"``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from . import bound
+from ._backend import NUMPY
+from .attribute import _eps_main, _maximise, epsilon_for_attribute
+from .errors import InfeasibleError, ParameterError
+from .priors import Categorical, Prior
+
+__all__ = [
+    "AllOf",
+    "AnyOf",
+    "Attribute",
+    "GoalResult",
+    "SeparateResult",
+    "epsilon_for",
+    "epsilon_for_each",
+    "epsilon_for_goal",
+    "in_goal",
+    "or_blocks",
+    "or_probability",
+]
+
+_CONSTRUCTIONS = ("sound", "paper")
+_SIDES = ("both", "upper")
+_OR_METHODS = ("best", "blocks", "inclusion-exclusion")
+_MAX_ENUMERATION = 100_000
+
+
+# ------------------------------------------------------------------------------------------
+# Goals
+# ------------------------------------------------------------------------------------------
+def _is_real(x) -> bool:
+    return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool)
+
+
+class _Goal:
+    """Common operators of goals: ``&`` is AND, ``|`` is OR (Sec. 4.2, 4.3)."""
+
+    def __and__(self, other):
+        return AllOf(self, other)
+
+    def __or__(self, other):
+        return AnyOf(self, other)
+
+    def terms(self) -> tuple[tuple[Attribute, ...], ...]:
+        """The goal as an OR of AND-sets (the paper's collection :math:`\\mathcal S`)."""
+        raise NotImplementedError
+
+
+class Attribute(_Goal):
+    r"""One sensitive attribute: the attacker wins on it by guessing within ``r`` (Def. 7).
+
+    Parameters
+    ----------
+    prior : Prior
+        The attacker's prior of this attribute (:mod:`garesearch.priors`).
+    r : float
+        Precision of a correct guess: :math:`X'_i = \mathcal B(t_i, r)`; ``0 <= r`` and ``r``
+        below the prior's diameter (below 1 under the discrete metric).
+    name : str, optional
+        A label (used in results, and to catch the same attribute passed twice).
+    """
+
+    def __init__(self, prior: Prior, *, r: float, name: str | None = None):
+        if not isinstance(prior, Prior):
+            raise ParameterError(f"prior must be a garesearch.priors.Prior; got {type(prior).__name__}")
+        if not (_is_real(r) and math.isfinite(r)):
+            raise ParameterError(f"r must be a finite real number; got {r!r}")
+        if r < 0:
+            raise ParameterError(f"r must be >= 0; got {r}")
+        if r >= self._diameter_of(prior):
+            raise ParameterError(
+                f"r must lie in [0, R) with R = {self._diameter_of(prior)} the diameter of the "
+                f"prior's support (a larger r makes every guess correct); got r={r}"
+            )
+        if name is not None and not isinstance(name, str):
+            raise ParameterError(f"name must be a string; got {name!r}")
+        self.prior = prior
+        self.r = float(r)
+        self.name = name
+
+    def __repr__(self):
+        label = f", name={self.name!r}" if self.name else ""
+        return f"Attribute({self.prior!r}, r={self.r}{label})"
+
+    def terms(self):
+        return ((self,),)
+
+    # --- metric helpers -----------------------------------------------------------------
+    @staticmethod
+    def _diameter_of(prior) -> float:
+        if isinstance(prior, Categorical) and prior.metric == "discrete":
+            return 1.0 if len(prior.values) > 1 else 0.0
+        low, high = prior.support
+        return high - low
+
+    @property
+    def discrete(self) -> bool:
+        """True under the discrete metric (non-numeric values, distance 1)."""
+        return isinstance(self.prior, Categorical) and self.prior.metric == "discrete"
+
+    @property
+    def diameter(self) -> float:
+        """Largest distance between two values of the prior (may be ``inf``)."""
+        return self._diameter_of(self.prior)
+
+    @property
+    def finite(self) -> bool:
+        return isinstance(self.prior, Categorical)
+
+    def values(self) -> list:
+        """The finitely many values (finite priors only)."""
+        return list(self.prior.values)
+
+    def check_t(self, t):
+        """Raise :class:`ParameterError` unless ``t`` is a value the prior allows."""
+        if self.discrete:
+            self.prior.probability(t)
+            return t
+        if not (_is_real(t) and math.isfinite(t)):
+            raise ParameterError(f"t for attribute {self.label} must be a finite number; got {t!r}")
+        low, high = self.prior.support
+        if not low <= t <= high:
+            raise ParameterError(
+                f"t for attribute {self.label} must lie in the support [{low}, {high}]; got {t}"
+            )
+        return float(t)
+
+    @property
+    def label(self) -> str:
+        return self.name if self.name else repr(self.prior)
+
+    def g(self, t, z) -> float:
+        r"""The paper's :math:`g_t(z) = \Pr[d(X, t) \le z]` (Sec. 4.1)."""
+        if self.discrete:
+            return 1.0 if z >= 1 else self.prior.probability(t)
+        return float(self.prior.ball_mass(t, z))
+
+    def spread(self, t, a) -> float:
+        """Largest distance between a point of :math:`\\mathcal B(t, r)` and one of
+        :math:`\\mathcal B(t, a)`, both cut to the prior's support."""
+        if self.discrete:
+            return 1.0 if a >= 1 else 0.0
+        lo_r, hi_r = self.prior.correct_extent(t, self.r)
+        lo_a, hi_a = self.prior.correct_extent(t, a)
+        return max(hi_r - lo_a, hi_a - lo_r, 0.0)
+
+    def width(self, a) -> float:
+        """Largest distance between two points of one tile of half-width ``a``."""
+        if self.discrete:
+            return 1.0 if a >= 1 else 0.0
+        return min(2.0 * a, self.diameter)
+
+    def a_max(self, t) -> float:
+        """Largest useful comparison radius around ``t`` (covers the whole support)."""
+        if self.discrete:
+            return 1.0
+        low, high = self.prior.support
+        if not math.isfinite(low):
+            low = float(self.prior.quantile(1e-12))
+        if not math.isfinite(high):
+            high = float(self.prior.quantile(1 - 1e-12))
+        return max(t - low, high - t, self.r)
+
+    def breakpoints(self, t) -> np.ndarray:
+        """Radii at which the ball mass jumps (finite priors)."""
+        if self.discrete:
+            return np.array([1.0])
+        return np.unique(np.abs(self.prior._x - t))
+
+    def moment(self, epsilon, t) -> float:
+        r"""Upper bound on :math:`E[e^{\epsilon D(X)}]`, :math:`D(x)` the largest distance
+        from ``x`` to :math:`\mathcal B(t, r)` (used for the lower side)."""
+        if self.discrete:
+            p = self.prior.probability(t)
+            return p + (1 - p) * math.exp(epsilon)
+        lo, hi = self.prior.correct_extent(t, self.r)
+        return self.prior.tail_mgf(epsilon, lo, hi) + self.g(t, self.r) * math.exp(epsilon * (hi - lo))
+
+
+class AllOf(_Goal):
+    """AND of parts: the attacker must guess every attribute within its precision (Sec. 4.2)."""
+
+    def __init__(self, *parts):
+        if not parts:
+            raise ParameterError("an AND goal needs at least one attribute; got none")
+        flat = []
+        for part in parts:
+            if not isinstance(part, _Goal):
+                raise ParameterError(f"parts of a goal must be Attribute or goals; got {type(part).__name__}")
+            flat.append(part)
+        self.parts = tuple(flat)
+        self.terms()  # validates
+
+    def __repr__(self):
+        return "(" + " & ".join(map(repr, self.parts)) + ")"
+
+    def terms(self):
+        # distribute AND over OR: (a | b) & c = (a & c) | (b & c)
+        out = [()]
+        for part in self.parts:
+            out = [left + right for left in out for right in part.terms()]
+        return tuple(_dedupe_and(term) for term in out)
+
+
+class AnyOf(_Goal):
+    """OR of parts: the attacker wins by guessing at least one part (Sec. 4.3, variant 2)."""
+
+    def __init__(self, *parts):
+        if not parts:
+            raise ParameterError("an OR goal needs at least one part; got none")
+        for part in parts:
+            if not isinstance(part, _Goal):
+                raise ParameterError(f"parts of a goal must be Attribute or goals; got {type(part).__name__}")
+        self.parts = tuple(parts)
+        self.terms()
+
+    def __repr__(self):
+        return "(" + " | ".join(map(repr, self.parts)) + ")"
+
+    def terms(self):
+        return tuple(term for part in self.parts for term in part.terms())
+
+
+def _dedupe_and(term: tuple[Attribute, ...]) -> tuple[Attribute, ...]:
+    """An AND-set may not hold the same attribute twice (the product formula needs
+    independent factors)."""
+    seen: list[Attribute] = []
+    for att in term:
+        for other in seen:
+            if other is att:
+                raise ParameterError(
+                    f"attribute {att.label} appears twice in one AND; the attributes of an AND "
+                    "must be independent (use one attribute with a joint prior for correlated ones)"
+                )
+        seen.append(att)
+    return tuple(seen)
+
+
+def _attributes(terms) -> list[Attribute]:
+    """Distinct attributes of a goal (by identity), checked for obvious dependence."""
+    atts: list[Attribute] = []
+    for term in terms:
+        for att in term:
+            if not any(att is other for other in atts):
+                atts.append(att)
+    for x, y in itertools.combinations(atts, 2):
+        if x.prior is y.prior:
+            raise ParameterError(
+                f"attributes {x.label} and {y.label} share one prior object: the attributes of a "
+                "goal must be independent. Give each its own prior, or describe correlated "
+                "attributes by one joint prior"
+            )
+        if x.name is not None and x.name == y.name:
+            raise ParameterError(f"two different attributes are both named {x.name!r}")
+    return atts
+
+
+def _as_goal(goal) -> _Goal:
+    if isinstance(goal, _Goal):
+        return goal
+    raise ParameterError(f"goal must be an Attribute or a combination with & and |; got {type(goal).__name__}")
+
+
+# ------------------------------------------------------------------------------------------
+# Results
+# ------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class GoalResult:
+    """What :func:`epsilon_for_goal` found.
+
+    Attributes
+    ----------
+    epsilon : float
+        The epsilon, per unit of the records' :math:`\\ell_p` distance.
+    t : dict
+        The true values (attribute label -> value) it was computed for.
+    p : float
+        Prior probability that the attacker wins (of :math:`X'`).
+    event : str
+        ``"and"`` or ``"or"``.
+    method : str
+        Construction that set the upper side: ``"box"`` (AND), ``"blocks"`` or
+        ``"inclusion-exclusion"`` (OR).
+    ratio : float
+        Bound on the prior odds that enter the posterior bound (``p/q`` for a comparison
+        set of mass ``q``; :math:`\\alpha` for OR blocks).
+    distance : float
+        The factor of epsilon in the exponent.
+    a : tuple
+        Comparison radii (per attribute).
+    epsilon_upper, epsilon_lower : float
+        Epsilon of each side (``inf`` where a side does not bind).
+    """
+
+    epsilon: float
+    t: dict
+    p: float
+    event: str
+    method: str
+    ratio: float
+    distance: float
+    a: tuple
+    epsilon_upper: float
+    epsilon_lower: float
+    binding: str
+    delta: float
+    norm: float
+    construction: str
+    candidates: dict = field(default_factory=dict, repr=False)
+
+    def laplace_scale(self, sensitivity: float = 1.0) -> float:
+        """Scale ``b = sensitivity / epsilon`` of Laplace noise with this epsilon (Sec. 6.1)."""
+        if not (_is_real(sensitivity) and math.isfinite(sensitivity) and sensitivity > 0):
+            raise ParameterError(f"sensitivity must be a finite number > 0; got {sensitivity!r}")
+        return sensitivity / self.epsilon
+
+    def posterior_bound(self) -> float:
+        """Upper bound on the posterior of :math:`X'` at ``epsilon`` (at most ``p + delta``)."""
+        if not math.isfinite(self.ratio) or self.ratio <= 0:
+            return 1.0
+        return float(bound.posterior_bound_formula(self.epsilon, self.ratio, 1.0, self.distance,
+                                                   NUMPY))
+
+
+@dataclass(frozen=True)
+class SeparateResult:
+    """Sec. 4.3, variant 1: every goal protected on its own; the smallest epsilon wins."""
+
+    epsilon: float
+    worst: int
+    results: tuple
+
+    def laplace_scale(self, sensitivity: float = 1.0) -> float:
+        return self.results[self.worst].laplace_scale(sensitivity)
+
+
+# ------------------------------------------------------------------------------------------
+# Small pure pieces
+# ------------------------------------------------------------------------------------------
+def _check_norm(norm) -> float:
+    if not _is_real(norm) or math.isnan(norm) or norm < 1:
+        raise ParameterError(f"norm must be a number in [1, inf] (the l_p norm); got {norm!r}")
+    return float(norm)
+
+
+def _lp(values, norm) -> float:
+    v = np.asarray(values, dtype=float)
+    if v.size == 0:
+        return 0.0
+    if math.isinf(norm):
+        return float(np.max(np.abs(v)))
+    return float(np.sum(np.abs(v) ** norm) ** (1.0 / norm))
+
+
+def _eps_from_odds(delta, p, odds, D) -> float:
+    r"""Largest epsilon with :math:`1/(1 + e^{-\epsilon D}/\text{odds}) \le p + \delta`
+    (Eq. (main) with :math:`p/q` = odds); ``inf`` if ``p + delta >= 1``, ``-inf`` if none."""
+    if p + delta >= 1:
+        return math.inf
+    if not (odds > 0 and math.isfinite(odds) and D > 0):
+        return -math.inf
+    return float(_eps_main(p, p / odds, delta, D))
+
+
+def _lower_from_moment(p, delta, moment) -> float:
+    r"""Largest epsilon with :math:`p/(p + M(\epsilon)) \ge p - \delta`, ``M`` increasing."""
+    if p <= delta:
+        return math.inf
+    target = p * (1 - p + delta) / (p - delta)
+
+    def excess(e):
+        m = moment(e)
+        return 1e300 if not math.isfinite(m) else m - target
+
+    if excess(0.0) >= 0:
+        return 0.0
+    hi = 1e-3
+    while excess(hi) < 0:
+        hi *= 4
+        if hi > 1e6:
+            return math.inf
+    from scipy.optimize import brentq
+
+    return float(brentq(excess, hi / 4 if excess(hi / 4) < 0 else 0.0, hi, xtol=1e-15, rtol=1e-13))
+
+
+def or_probability(goal, t) -> float:
+    r"""Prior probability that the attacker wins an OR of AND-sets, by inclusion-exclusion
+    (Sec. 4.3, Sec. 6.1).
+
+    .. math:: \Pr\Big[\bigcup_k X'_k\Big] = \sum_{\emptyset \ne S} (-1)^{|S|+1}
+       \prod_{i \in \cup_{k \in S} S_k} g_i\big(\min_{k \in S,\, i \in S_k} r_i\big)
+
+    (attributes independent; an attribute shared by two sets counts once).
+
+    Parameters
+    ----------
+    goal : Attribute, AllOf or AnyOf
+    t : Mapping or sequence
+        The true values, keyed by attribute name or in the order of first appearance.
+    """
+    terms = _as_goal(goal).terms()
+    atts = _attributes(terms)
+    tv = _resolve_t(atts, t)
+    return _or_probability(terms, atts, tv)
+
+
+def _or_probability(terms, atts, tv) -> float:
+    index = {id(a): i for i, a in enumerate(atts)}
+    total = 0.0
+    if len(terms) > 20:
+        raise ParameterError(f"an OR of {len(terms)} sets is too large for inclusion-exclusion (max 20)")
+    for size in range(1, len(terms) + 1):
+        for subset in itertools.combinations(terms, size):
+            radius: dict[int, float] = {}
+            for term in subset:
+                for att in term:
+                    k = index[id(att)]
+                    radius[k] = min(radius.get(k, math.inf), att.r)
+            prob = math.prod(atts[k].g(tv[k], radius[k]) for k in radius)
+            total += (-1) ** (size + 1) * prob
+    return min(max(total, 0.0), 1.0)
+
+
+def _resolve_t(atts, t) -> list:
+    """True values in the order of ``atts`` from a mapping (by name) or a sequence."""
+    if isinstance(t, dict):
+        out = []
+        for att in atts:
+            if att.name is None or att.name not in t:
+                raise ParameterError(
+                    f"t: no value for attribute {att.label}; give t as {{name: value}} with every "
+                    "attribute named, or as a sequence in the order the attributes appear"
+                )
+            out.append(att.check_t(t[att.name]))
+        extra = set(t) - {a.name for a in atts}
+        if extra:
+            raise ParameterError(f"t: unknown attribute names {sorted(extra)}")
+        return out
+    if isinstance(t, (str, bytes)) or not isinstance(t, Sequence):
+        raise ParameterError(f"t must be a mapping or a sequence with one value per attribute; got {t!r}")
+    if len(t) != len(atts):
+        raise ParameterError(f"t must have one value per attribute ({len(atts)}); got {len(t)}")
+    return [att.check_t(v) for att, v in zip(atts, t, strict=True)]
+
+
+def _resolve_a(atts, a, tv) -> list[float] | None:
+    if a is None:
+        return None
+    if _is_real(a):
+        return [_clip_a(att, float(a), t) for att, t in zip(atts, tv, strict=True)]
+    if isinstance(a, dict):
+        a = [a.get(att.name) for att in atts]
+    if not isinstance(a, Sequence) or len(a) != len(atts):
+        raise ParameterError(f"a must be a number or one radius per attribute ({len(atts)}); got {a!r}")
+    out = []
+    for att, v in zip(atts, a, strict=True):
+        if not (_is_real(v) and math.isfinite(v) and v > att.r):
+            raise ParameterError(f"a for attribute {att.label} must be a finite number > r = {att.r}; got {v!r}")
+        out.append(float(v))
+    return out
+
+
+def _clip_a(att, a, t) -> float:
+    """The paper's :math:`a_i = \\min(a, R_i)` (Sec. 4.2), and at least ``r_i``."""
+    return min(max(a, att.r), att.a_max(t))
+
+
+def _common_a_candidates(atts, tv, fun):
+    """Best common radius: exact breakpoints of finite priors plus a bracketed Brent search."""
+    lo = min(att.r for att in atts)
+    hi = max(att.a_max(t) for att, t in zip(atts, tv, strict=True))
+    cands = [hi]
+    for att, t in zip(atts, tv, strict=True):
+        if att.finite:
+            cands.extend(float(b) for b in att.breakpoints(t) if b > att.r)
+    best_a, best_e = None, -math.inf
+    for a in cands:
+        e = fun(a)
+        if e > best_e:
+            best_a, best_e = a, e
+    if not all(att.finite for att in atts) and hi > lo:
+        a, e = _maximise(np.vectorize(fun, otypes=[float]), lo, hi)
+        if a is not None and e > best_e:
+            best_a, best_e = float(a), e
+    return best_a, best_e
+
+
+# ------------------------------------------------------------------------------------------
+# AND events (Theorem 1)
+# ------------------------------------------------------------------------------------------
+def _and_upper_at(atts, tv, delta, norm, avec, construction):
+    """(epsilon, odds, D) for one AND-set at comparison radii ``avec``."""
+    p = math.prod(att.g(t, att.r) for att, t in zip(atts, tv, strict=True))
+    G = math.prod(att.g(t, a) for att, t, a in zip(atts, tv, avec, strict=True))
+    q = G - p
+    if construction == "paper":
+        D = _lp(avec, norm)  # Theorem 1: a = ||a||
+    else:
+        D = _lp([att.spread(t, a) for att, t, a in zip(atts, tv, avec, strict=True)], norm)
+    if p <= 0:
+        return -math.inf, math.inf, D
+    odds = p / q if q > 0 else math.inf
+    return _eps_from_odds(delta, p, odds, D), odds, D
+
+
+def _and_lower(atts, tv, delta, norm, p):
+    if p <= delta:
+        return math.inf
+    best = 0.0
+    diam = _lp([att.diameter for att in atts], norm)
+    if math.isfinite(diam) and p < 1:
+        best = float(bound.eps_ub(delta=delta, p=p, R=diam))
+    mgf = _lower_from_moment(
+        p, delta,
+        lambda e: math.prod(att.moment(e, t) for att, t in zip(atts, tv, strict=True)) - p,
+    )
+    return max(best, mgf)
+
+
+def _and_one_t(atts, tv, delta, norm, a, sides, construction):
+    p = math.prod(att.g(t, att.r) for att, t in zip(atts, tv, strict=True))
+    avec = _resolve_a(atts, a, tv)
+
+    def eps_common(x):
+        av = [_clip_a(att, x, t) for att, t in zip(atts, tv, strict=True)]
+        return _and_upper_at(atts, tv, delta, norm, av, construction)[0]
+
+    if avec is None:
+        if p + delta >= 1:
+            best_a = max(att.a_max(t) for att, t in zip(atts, tv, strict=True))
+        else:
+            best_a, _ = _common_a_candidates(atts, tv, eps_common)
+            if best_a is None:
+                best_a = max(att.a_max(t) for att, t in zip(atts, tv, strict=True))
+        avec = [_clip_a(att, best_a, t) for att, t in zip(atts, tv, strict=True)]
+    e_up, odds, D = _and_upper_at(atts, tv, delta, norm, avec, construction)
+    if sides == "upper":
+        low = math.inf
+    elif construction == "paper":
+        diam = _lp([att.diameter for att in atts], norm)
+        low = float(bound.eps_ub(delta=delta, p=p, R=diam)) if math.isfinite(diam) and 0 < p < 1 else math.inf
+    else:
+        low = _and_lower(atts, tv, delta, norm, p)
+    return dict(p=p, method="box", ratio=odds, distance=D, a=tuple(avec),
+                epsilon_upper=e_up, epsilon_lower=low, candidates={})
+
+
+# ------------------------------------------------------------------------------------------
+# OR events (Sec. 4.3, Theorem 2)
+# ------------------------------------------------------------------------------------------
+def _blocks_at(terms, atts, tv, delta, norm, avec, p_or):
+    """Corrected Theorem 2 at radii ``avec``: (epsilon, alpha, D)."""
+    index = {id(a): i for i, a in enumerate(atts)}
+    factor = 1.0
+    for term in terms:
+        ks = [index[id(att)] for att in term]
+        G = math.prod(atts[k].g(tv[k], avec[k]) for k in ks)
+        P = math.prod(atts[k].g(tv[k], atts[k].r) for k in ks)
+        if G - P <= 0:
+            return -math.inf, math.inf, math.inf
+        factor *= G / (G - P)
+    alpha = factor - 1.0
+    widths = [att.width(a) for att, a in zip(atts, avec, strict=True)]
+    D = 0.0
+    for term in terms:
+        v = list(widths)
+        for att in term:
+            k = index[id(att)]
+            v[k] = min(att.spread(tv[k], avec[k]), widths[k])
+        D = max(D, _lp(v, norm))
+    return _eps_from_odds(delta, p_or, alpha, D), alpha, D
+
+
+def _paper_theorem2_at(atts, tv, delta, norm, avec):
+    """Theorem 2 as printed: min(eps_0, eps_k), exponent ||a||_inf, Pr[X̂_0] = prod g(a_i - r_i)."""
+    a = _lp(avec, math.inf)
+    H0 = math.prod(att.g(t, ai - att.r) for att, t, ai in zip(atts, tv, avec, strict=True))
+    X0 = math.prod(att.g(t, ai) for att, t, ai in zip(atts, tv, avec, strict=True)) - H0
+    cands = []
+    for p, q in [(X0, H0)] + [
+        (att.g(t, att.r), att.g(t, ai) - att.g(t, att.r)) for att, t, ai in zip(atts, tv, avec, strict=True)
+    ]:
+        if p <= 0 or q <= 0:
+            cands.append(-math.inf)
+        elif p + delta >= 1:
+            cands.append(math.inf)
+        else:
+            cands.append(float(bound.eps_main_formula(delta, p, q, a, NUMPY)))
+    return min(cands), cands
+
+
+def _or_one_t(terms, atts, tv, delta, norm, a, sides, construction, method):
+    p_or = _or_probability(terms, atts, tv)
+    diam = _lp([att.diameter for att in atts], norm)
+    disjoint = len(atts) == sum(len(term) for term in terms)
+    candidates = {}
+    avec = _resolve_a(atts, a, tv)
+
+    if construction == "paper" and any(att.discrete for att in atts):
+        # Sec. 6.1 treats discrete OR events by inclusion-exclusion, as the sound path does
+        construction, method = "sound", "inclusion-exclusion"
+    if construction == "paper":
+        if not all(len(term) == 1 for term in terms):
+            raise ParameterError("construction='paper' (Theorem 2) covers an OR of single attributes only")
+        if avec is None:
+            best_a, _ = _common_a_candidates(
+                atts, tv, lambda x: _paper_theorem2_at(
+                    atts, tv, delta, norm, [_clip_a(att, x, t) for att, t in zip(atts, tv, strict=True)])[0])
+            best_a = best_a if best_a is not None else max(att.a_max(t) for att, t in zip(atts, tv, strict=True))
+            avec = [_clip_a(att, best_a, t) for att, t in zip(atts, tv, strict=True)]
+        e, parts = _paper_theorem2_at(atts, tv, delta, norm, avec)
+        low = float(bound.eps_ub(delta=delta, p=p_or, R=diam)) if (
+            sides == "both" and math.isfinite(diam) and 0 < p_or < 1) else math.inf
+        return dict(p=p_or, method="paper-theorem2", ratio=math.nan, distance=_lp(avec, math.inf),
+                    a=tuple(avec), epsilon_upper=e, epsilon_lower=low,
+                    candidates={"eps_0": parts[0], **{f"eps_{k + 1}": v for k, v in enumerate(parts[1:])}})
+
+    if method in ("best", "inclusion-exclusion") and math.isfinite(diam):
+        odds = p_or / (1 - p_or) if p_or < 1 else math.inf
+        candidates["inclusion-exclusion"] = (_eps_from_odds(delta, p_or, odds, diam), odds, diam,
+                                             tuple(att.diameter for att in atts))
+    elif method == "inclusion-exclusion":
+        raise ParameterError(
+            "method='inclusion-exclusion' needs bounded attributes (its exponent is the diameter "
+            "of the space); use method='blocks'"
+        )
+    if method in ("best", "blocks"):
+        if not disjoint:
+            if method == "blocks":
+                raise ParameterError("method='blocks' needs the AND-sets of the OR to share no attribute")
+        else:
+            def eps_common(x):
+                av = [_clip_a(att, x, t) for att, t in zip(atts, tv, strict=True)]
+                return _blocks_at(terms, atts, tv, delta, norm, av, p_or)[0]
+
+            av = avec
+            if av is None:
+                best_a, _ = _common_a_candidates(atts, tv, eps_common)
+                best_a = best_a if best_a is not None else max(att.a_max(t) for att, t in zip(atts, tv, strict=True))
+                av = [_clip_a(att, best_a, t) for att, t in zip(atts, tv, strict=True)]
+            e, alpha, D = _blocks_at(terms, atts, tv, delta, norm, av, p_or)
+            candidates["blocks"] = (e, alpha, D, tuple(av))
+    if not candidates:
+        raise ParameterError("no construction applies to this OR goal")
+    name = max(candidates, key=lambda k: candidates[k][0])
+    e_up, ratio, D, av = candidates[name]
+    if sides == "upper" or p_or <= delta:
+        low = math.inf
+    elif math.isfinite(diam):
+        low = float(bound.eps_ub(delta=delta, p=p_or, R=diam)) if p_or < 1 else math.inf
+    else:
+        raise InfeasibleError(
+            "the lower side (posterior >= prior - delta) of an OR event over unbounded attributes "
+            "is not covered by a sound bound here; ask for sides='upper' (the attacker's gain only)"
+        )
+    return dict(p=p_or, method=name, ratio=ratio, distance=D, a=av, epsilon_upper=e_up,
+                epsilon_lower=low, candidates={k: v[0] for k, v in candidates.items()})
+
+
+# ------------------------------------------------------------------------------------------
+# Public entry points
+# ------------------------------------------------------------------------------------------
+def _check_common(delta, sides, construction, norm, method):
+    if not (_is_real(delta) and math.isfinite(delta)):
+        raise ParameterError(f"delta must be a finite real number; got {delta!r}")
+    if not 0 < delta < 1:
+        raise ParameterError(f"delta must lie in (0, 1); got {delta}")
+    if sides not in _SIDES:
+        raise ParameterError(f"sides must be one of {_SIDES}; got {sides!r}")
+    if construction not in _CONSTRUCTIONS:
+        raise ParameterError(f"construction must be one of {_CONSTRUCTIONS}; got {construction!r}")
+    if method not in _OR_METHODS:
+        raise ParameterError(f"method must be one of {_OR_METHODS}; got {method!r}")
+    return _check_norm(norm)
+
+
+def _all_t(atts):
+    if not all(att.finite for att in atts):
+        raise ParameterError(
+            "t is required when the goal has a continuous attribute (t=None, the worst case, is "
+            "enumerated for finite priors only)"
+        )
+    n = math.prod(len(att.values()) for att in atts)
+    if n > _MAX_ENUMERATION:
+        raise ParameterError(f"t=None would enumerate {n} combinations (max {_MAX_ENUMERATION}); pass t")
+    return itertools.product(*(att.values() for att in atts))
+
+
+def epsilon_for_goal(
+    goal,
+    *,
+    delta: float,
+    t: Any = None,
+    norm: float = math.inf,
+    a: Any = None,
+    sides: str = "both",
+    construction: str = "sound",
+    method: str = "best",
+) -> GoalResult:
+    r"""Epsilon that keeps the advantage in reaching ``goal`` at most ``delta``
+    (Theorem 1 for AND, Sec. 4.3 / Theorem 2 for OR; see the module docstring).
+
+    Parameters
+    ----------
+    goal : Attribute, AllOf or AnyOf
+        Attributes combined with ``&`` (AND) and ``|`` (OR).  An OR of AND-sets is the
+        paper's collection :math:`\mathcal S` under variant 2 of Sec. 4.3.
+    delta : float
+        Bound on the advantage, in (0, 1).
+    t : Mapping or sequence, optional
+        True values, by attribute name or in order of appearance.  ``None``: the worst
+        combination (finite priors only).
+    norm : float
+        The records' distance is the :math:`\ell_{norm}` norm of the attribute distances;
+        in [1, inf], default inf (Theorem 1).  The epsilon is per unit of that distance.
+    a : float or sequence, optional
+        Comparison radii: one common ``a`` (each :math:`a_i = \min(a, R_i)`, Sec. 4.2) or
+        one per attribute.  Default: the common ``a`` that maximises epsilon.
+    sides : {"both", "upper"}
+        ``"both"`` bounds :math:`|\Pr_{post} - \Pr_{pre}|` (Def. 7); ``"upper"`` the gain only.
+    construction : {"sound", "paper"}
+        ``"paper"`` reproduces Theorem 1's exponent :math:`\lVert a \rVert` and Theorem 2 as
+        printed (neither is sound in general).
+    method : {"best", "blocks", "inclusion-exclusion"}
+        OR events only: the corrected block construction of Theorem 2, the
+        inclusion-exclusion bound with the whole complement, or the better of the two.
+
+    Returns
+    -------
+    GoalResult
+
+    Raises
+    ------
+    ParameterError
+        Bad input (empty goals, dependent attributes detected, wrong ``t``, ...).
+    InfeasibleError
+        If no epsilon > 0 meets the request.
+
+    Examples
+    --------
+    The cats of Sec. 6.1: uniform gender, five colours.
+
+    >>> from garesearch.priors import Categorical
+    >>> gender = Attribute(Categorical({"M": .5, "F": .5}), r=0, name="gender")
+    >>> colour = Attribute(Categorical({"red": .2, "white": .1, "tabby": .25, "black": .4,
+    ...                                 "tortoise": .05}), r=0, name="colour")
+    >>> res = epsilon_for_goal(gender & colour, delta=0.1)
+    >>> res.t["colour"], round(res.p, 3), round(res.epsilon, 3)
+    ('black', 0.2, 0.539)
+    >>> res = epsilon_for_goal(gender | colour, delta=0.1)
+    >>> res.t["colour"], round(res.p, 3), round(res.epsilon, 4)
+    ('white', 0.55, 0.4013)
+    """
+    norm = _check_common(delta, sides, construction, norm, method)
+    goal = _as_goal(goal)
+    terms = goal.terms()
+    atts = _attributes(terms)
+    event = "and" if len(terms) == 1 else "or"
+    ts = [_resolve_t(atts, t)] if t is not None else [list(v) for v in _all_t(atts)]
+    results = []
+    for tv in ts:
+        if event == "and":
+            res = _and_one_t(atts, tv, delta, norm, a, sides, construction)
+        else:
+            res = _or_one_t(terms, atts, tv, delta, norm, a, sides, construction, method)
+        res["t"] = tv
+        results.append(res)
+    for res in results:
+        res["epsilon"] = min(res["epsilon_upper"], res["epsilon_lower"])
+    best = min(results, key=lambda res: res["epsilon"])
+    labels = [att.name if att.name else f"x{i}" for i, att in enumerate(atts)]
+    tdict = dict(zip(labels, best.pop("t"), strict=True))
+    if not best["epsilon"] > 0:
+        side = "upper" if best["epsilon_upper"] <= best["epsilon_lower"] else "lower"
+        raise InfeasibleError(
+            f"no epsilon > 0 keeps the advantage within delta={delta} at t={tdict} "
+            f"(p={best['p']:.6g}): the {side} side cannot be met. Allow larger comparison radii "
+            "(a), a larger delta" + (", or sides='upper'" if side == "lower" else "")
+        )
+    binding = "upper" if best["epsilon_upper"] <= best["epsilon_lower"] else "lower"
+    return GoalResult(t=tdict, event=event, binding=binding, delta=delta, norm=norm,
+                      construction=construction, **best)
+
+
+def epsilon_for(goal_or_prior, *, delta: float, r: float | None = None, **kwargs):
+    """One entry point for one attribute or a goal.
+
+    A :class:`~garesearch.priors.Prior` (with ``r``) or a single :class:`Attribute` goes to
+    :func:`garesearch.attribute.epsilon_for_attribute` (Sec. 4.1); a combination of
+    attributes to :func:`epsilon_for_goal` (Sec. 4.2, 4.3).  Keyword arguments are passed on.
+
+    Returns
+    -------
+    AttributeResult or GoalResult
+    """
+    if isinstance(goal_or_prior, Prior):
+        if r is None:
+            raise ParameterError("r is required when a prior is given (the precision of a guess)")
+        return epsilon_for_attribute(goal_or_prior, r=r, delta=delta, **kwargs)
+    if r is not None:
+        raise ParameterError("r belongs to each Attribute of a goal; pass it to Attribute(prior, r=...)")
+    goal = _as_goal(goal_or_prior)
+    if isinstance(goal, Attribute):
+        extra = {k: kwargs.pop(k) for k in ("t", "sides", "construction", "R") if k in kwargs}
+        norm = kwargs.pop("norm", math.inf)
+        _check_norm(norm)
+        kwargs.pop("method", None)
+        if kwargs:
+            raise ParameterError(f"unexpected arguments for one attribute: {sorted(kwargs)}")
+        if isinstance(extra.get("t"), dict):
+            extra["t"] = extra["t"][goal.name]
+        return epsilon_for_attribute(goal.prior, r=goal.r, delta=delta, **extra)
+    return epsilon_for_goal(goal, delta=delta, **kwargs)
+
+
+def epsilon_for_each(goals: Iterable, *, delta: float, **kwargs) -> SeparateResult:
+    """Sec. 4.3, variant 1: protect each set of sensitive attributes separately.
+
+    Each goal gets its own epsilon (:func:`epsilon_for`); the smallest one protects all of
+    them at once (it gives the largest noise).
+
+    Returns
+    -------
+    SeparateResult
+        ``epsilon`` (the smallest), ``worst`` (its index) and every ``results``.
+    """
+    goals = list(goals) if not isinstance(goals, _Goal) else [goals]
+    if not goals:
+        raise ParameterError("goals must hold at least one goal; got none")
+    results = tuple(epsilon_for(g, delta=delta, **kwargs) for g in goals)
+    worst = int(np.argmin([res.epsilon for res in results]))
+    return SeparateResult(epsilon=results[worst].epsilon, worst=worst, results=results)
+
+
+# ------------------------------------------------------------------------------------------
+# Regions (Fig. 2)
+# ------------------------------------------------------------------------------------------
+def in_goal(goal, x, t) -> np.ndarray:
+    """Whether records ``x`` (array ``(..., n)``, attributes in order of appearance) reach
+    the goal when the truth is ``t``: the set :math:`X'` of Fig. 2a, numeric attributes only."""
+    terms = _as_goal(goal).terms()
+    atts = _attributes(terms)
+    if any(att.discrete for att in atts):
+        raise ParameterError("in_goal draws numeric attributes only")
+    tv = _resolve_t(atts, t)
+    x = np.asarray(x, dtype=float)
+    if x.shape[-1] != len(atts):
+        raise ParameterError(f"x must have {len(atts)} coordinates in its last axis; got shape {x.shape}")
+    index = {id(a): i for i, a in enumerate(atts)}
+    out = np.zeros(x.shape[:-1], dtype=bool)
+    for term in terms:
+        inside = np.ones(x.shape[:-1], dtype=bool)
+        for att in term:
+            k = index[id(att)]
+            inside &= np.abs(x[..., k] - tv[k]) <= att.r
+        out |= inside
+    return out
+
+
+def or_blocks(goal, t, a, *, reach: int = 2) -> list[dict]:
+    r"""The blocks of the corrected Theorem 2 (Fig. 2b) around ``t``.
+
+    Tiles with half-widths ``a`` centred at :math:`t + 2\ell \circ a`, :math:`|\ell_i| \le`
+    ``reach``.  For each: ``centre``, ``half_width``, ``K`` (indices of the AND-sets whose ball
+    lies in the tile), the prior masses ``p_in`` (:math:`X'` in the tile) and ``p_out`` (the
+    rest of the tile), computed from the priors, and ``odds = p_in / p_out``.
+    """
+    terms = _as_goal(goal).terms()
+    atts = _attributes(terms)
+    tv = _resolve_t(atts, t)
+    av = _resolve_a(atts, a, tv)
+    if any(att.discrete for att in atts):
+        raise ParameterError("or_blocks tiles numeric attributes only")
+    index = {id(x): i for i, x in enumerate(atts)}
+    blocks = []
+    for ell in itertools.product(range(-reach, reach + 1), repeat=len(atts)):
+        centre = [t0 + 2 * li * ai for t0, li, ai in zip(tv, ell, av, strict=True)]
+        tile = [float(att.prior.mass(c - ai, c + ai)) for att, c, ai in zip(atts, centre, av, strict=True)]
+        total = math.prod(tile)
+        # mass of the tile outside X': per term, coordinates of the term in the ball
+        # (only where the tile holds the ball, i.e. ell_i = 0) -> inclusion-exclusion
+        K = tuple(j for j, term in enumerate(terms) if all(ell[index[id(x)]] == 0 for x in term))
+        p_in = 0.0
+        for size in range(1, len(K) + 1):
+            for subset in itertools.combinations(K, size):
+                coords = {index[id(x)] for j in subset for x in terms[j]}
+                prob = math.prod(
+                    atts[k].g(tv[k], atts[k].r) if k in coords else tile[k] for k in range(len(atts))
+                )
+                p_in += (-1) ** (size + 1) * prob
+        p_out = total - p_in
+        blocks.append(dict(ell=ell, centre=tuple(centre), half_width=tuple(av), K=K,
+                           p_in=p_in, p_out=p_out, odds=p_in / p_out if p_out > 0 else math.inf))
+    return blocks
