@@ -784,7 +784,7 @@ def exact_epsilon(
             return math.inf
     else:
         hi, e = e0, e0
-        for _ in range(60):
+        for _ in range(12):
             e /= 4
             if adv(e) <= delta:
                 lo = e
@@ -871,7 +871,8 @@ def bayes_attacker_success(prior: Prior, mechanism: Mechanism, *, epsilon: float
         integ = _Atoms(s, prior.probs, mechanism, eps)
         prior_success = float(np.max(integ.prior_mass(sets)))
         lo, hi = s.min(), s.max()
-        knots = np.unique(np.concatenate([s, np.linspace(lo - 3 * b, hi + 3 * b, 200), _far(lo, hi, b)]))
+        mids = (s[:, None] + s[None, :]).ravel() / 2  # where symmetric guesses tie
+        knots = np.unique(np.concatenate([s, mids, np.linspace(lo - 3 * b, hi + 3 * b, 2000), _far(lo, hi, b)]))
 
         def h(ys):
             return np.exp(np.max(integ.log_mass(ys, sets), axis=1))
@@ -1036,8 +1037,8 @@ def _search_cases(size: str):
     for i in range(n_mix):
         cases.append((f"spike + body #{i}", _random_mixture(rng), float(rng.choice([0.5, 1.0])),
                       float(rng.choice([0.1, 0.2]))))
-    cases.append(("Normal(0, 1)", Normal(0.0, 1.0), 0.5, 0.1))
     if size != "small":
+        cases.append(("Normal(0, 1)", Normal(0.0, 1.0), 0.5, 0.1))
         cases.append(("Uniform(0, 10)", Uniform(0.0, 10.0), 1.0, 0.1))
         cases.append(("Normal(0, 1), r=0.25", Normal(0.0, 1.0), 0.25, 0.05))
         cases.append(("gamma(2)", Continuous(stats.gamma(2.0)), 0.5, 0.1))

@@ -1,0 +1,246 @@
+"""Tests of garesearch.exact: exact posteriors and advantages against closed forms derived by hand,
+mpmath quadrature and a seeded Monte Carlo attacker; the soundness search."""
+
+import math
+
+import mpmath
+import numpy as np
+import pytest
+
+from garesearch.errors import InfeasibleError, ParameterError
+from garesearch.exact import (
+    bayes_attacker_success,
+    exact_advantage,
+    exact_epsilon,
+    monte_carlo_attacker,
+    posterior,
+    soundness_counterexamples,
+    soundness_search,
+)
+from garesearch.mechanisms import Gaussian, GenCauchy, Laplace
+from garesearch.priors import Categorical, Normal, PiecewiseUniform, Uniform
+
+COLOURS = {"red": 0.2, "white": 0.1, "tabby": 0.25, "black": 0.4, "tortoise": 0.05}
+CATS = Categorical({(c, g): p / 2 for c, p in COLOURS.items() for g in "MF"})
+
+
+# --- two-point prior, Laplace: closed forms by hand -------------------------------------------
+# Prior {0: p, 1: 1-p}, X' = {0} (r = 0).  For y <= 0, f(y|0)/f(y|1) = e^eps, so
+# Post = p e^eps / (p e^eps + 1 - p); for y >= 1 the ratio is e^-eps.  Between 0 and 1 the
+# posterior moves monotonically between these two values.
+def _two_point(p, eps):
+    up = p * math.exp(eps) / (p * math.exp(eps) + 1 - p) - p
+    low = p - p * math.exp(-eps) / (p * math.exp(-eps) + 1 - p)
+    return up, low
+
+
+@pytest.mark.parametrize("p,eps", [(0.3, 0.7), (0.5, 1.0), (0.05, 2.5), (0.9, 0.2)])
+def test_two_point_laplace_closed_form(p, eps):
+    prior = Categorical({0: p, 1: 1 - p})
+    res = exact_advantage(prior, Laplace(), epsilon=eps, r=0, t=0)
+    up, low = _two_point(p, eps)
+    assert res.upper == pytest.approx(up, rel=1e-12)
+    assert res.lower == pytest.approx(low, rel=1e-12)
+    assert res.advantage == pytest.approx(max(up, low), rel=1e-12)
+    assert posterior(prior, Laplace(), epsilon=eps, r=0, t=0, y=-3.0) == pytest.approx(up + p, rel=1e-12)
+
+
+def test_two_point_exact_epsilon_closed_form():
+    # Solve p(1-p)(e^eps - 1)/(p e^eps + 1 - p) = delta: e^eps = (1-p)(p+delta) / (p(1-p-delta)).
+    # The lower side at the same eps is smaller for p < 1/2, and for t = 1 (mass 1-p) the
+    # roles swap: the lower side of 1-p equals the upper side of p.
+    p, delta = 0.3, 0.1
+    expected = math.log((1 - p) * (p + delta) / (p * (1 - p - delta)))
+    got = exact_epsilon(Categorical({0: p, 1: 1 - p}), Laplace(), r=0, delta=delta)
+    assert got == pytest.approx(expected, rel=1e-6)
+
+
+def test_cats_count_laplace_attains_the_bound():
+    # COUNT of the cats whose (colour, gender) is the target, Laplace on the indicator:
+    # for the target's own row the posterior reaches p e^eps/(p e^eps + 1 - p), the paper's bound,
+    # so the exact epsilon is the paper's eps_lb = -ln(p/(1-p) (1/(delta+p) - 1)).
+    delta = 0.1
+    p = 0.125  # tabby female
+    expected = -math.log(p / (1 - p) * (1 / (delta + p) - 1))
+    got = exact_epsilon(CATS, Laplace(), r=0, delta=delta, target=("tabby", "F"))
+    assert got == pytest.approx(expected, rel=1e-6)
+    # the worst single-value target is black (p = 0.2): the paper's 0.539
+    assert exact_epsilon(CATS, Laplace(), r=0, delta=delta) == pytest.approx(
+        -math.log(0.2 / 0.8 * (1 / 0.3 - 1)), rel=1e-6)
+
+
+def test_cats_count_other_row_closed_form():
+    # truth t != target: Post({t} | y <= 0) = p_t / (p_T e^-eps + 1 - p_T)
+    eps, pT, pt = 0.5, 0.125, 0.2
+    res = exact_advantage(CATS, Laplace(), epsilon=eps, r=0, t=("black", "M"), target=("tabby", "F"),
+                          sides="upper")
+    assert res.advantage == pytest.approx(pt / (pT * math.exp(-eps) + 1 - pT) - pt, rel=1e-12)
+
+
+def _mp_post(logprior, logkern, t, r, y, pts):
+    with mpmath.workdps(30):
+        f = lambda x: mpmath.exp(logprior(x) + logkern(y - x))  # noqa: E731
+        num = mpmath.quad(f, [t - r, min(max(y, t - r), t + r), t + r])
+        den = mpmath.quad(f, sorted({*pts, y}))
+        return float(num / den)
+
+
+@pytest.mark.parametrize("mech,y", [(Laplace(), 1676.8), (Laplace(), 2900.0), (GenCauchy(), 1086.0),
+                                    (Gaussian(), 1500.0)], ids=lambda v: repr(v))
+def test_normal_prior_posterior_against_mpmath(mech, y):
+    mu, s, eps, t, r = 2000.0, 235.7, 0.0038, 1734.8, 100.0
+    b = mech.scale(eps)
+    kern = {
+        "Laplace": lambda z: -abs(z) / b,
+        "GenCauchy": lambda z: -mpmath.log(1 + (z / b) ** 4),
+        "Gaussian": lambda z: -((z / b) ** 2) / 2,
+    }[mech.name]
+    expected = _mp_post(lambda x: -((x - mu) / s) ** 2 / 2, kern, t, r, y,
+                        [-mpmath.inf, mu - 20 * s, mu, mu + 20 * s, mpmath.inf])
+    got = posterior(Normal(mu, s), mech, epsilon=eps, r=r, t=t, y=y)
+    assert got == pytest.approx(expected, rel=1e-9)
+
+
+@pytest.mark.parametrize("mech", [Laplace(), Gaussian(), GenCauchy()], ids=repr)
+def test_piecewise_uniform_posterior_against_mpmath(mech):
+    prior = PiecewiseUniform([0.0, 1.0, 1.2, 6.0], [0.3, 0.4, 0.3])
+    eps, t, r, y = 0.8, 1.5, 0.5, 0.4
+    b = mech.scale(eps)
+    kern = {"Laplace": lambda z: -abs(z) / b, "GenCauchy": lambda z: -mpmath.log(1 + (z / b) ** 4),
+            "Gaussian": lambda z: -((z / b) ** 2) / 2}[mech.name]
+    dens = {0: 0.3, 1: 0.4 / 0.2, 2: 0.3 / 4.8}
+
+    def logprior(x):
+        return mpmath.log(dens[0 if x < 1 else (1 if x < 1.2 else 2)])
+
+    with mpmath.workdps(30):
+        f = lambda x: mpmath.exp(logprior(x) + kern(y - x))  # noqa: E731
+        num = mpmath.quad(f, [1.0, 1.2, 2.0])
+        den = mpmath.quad(f, [0.0, y, 1.0, 1.2, 6.0])
+    assert posterior(prior, mech, epsilon=eps, r=r, t=t, y=y) == pytest.approx(float(num / den), rel=1e-10)
+
+
+def test_uniform_laplace_tail_limit_closed_form():
+    # beyond the support the Laplace posterior is the prior tilted by e^{eps x}:
+    # (e^{eps(t+r)} - e^{eps(t-r)}) / (e^{eps W} - 1)
+    W, eps, t, r = 10.0, 0.4, 8.5, 1.0
+    expected = (math.exp(eps * (t + r)) - math.exp(eps * (t - r))) / (math.exp(eps * W) - 1)
+    prior = Uniform(0.0, W)
+    assert posterior(prior, Laplace(), epsilon=eps, r=r, t=t, y=np.inf) == pytest.approx(expected, rel=1e-12)
+    assert posterior(prior, Laplace(), epsilon=eps, r=r, t=t, y=11.0) == pytest.approx(expected, rel=1e-12)
+
+
+def test_normal_laplace_limit_is_tilted_normal():
+    # y -> +inf: the prior tilted by e^{eps x} is N(mu + eps sigma^2, sigma^2); compare with a
+    # far but finite output computed by mpmath
+    mu, s, eps, t, r = 0.0, 1.0, 0.7, 0.5, 0.3
+    far = _mp_post(lambda x: -x * x / 2, lambda z: -eps * abs(z), t, r, 60.0,
+                   [-mpmath.inf, -20, 0, 20, mpmath.inf])
+    assert posterior(Normal(mu, s), Laplace(), epsilon=eps, r=r, t=t, y=np.inf) == pytest.approx(far, rel=1e-9)
+
+
+def test_gaussian_normal_sup_closed_form():
+    # Gaussian noise on a Normal prior: the posterior is N(m(y), v) with v = s^2 b^2/(s^2 + b^2);
+    # its sup over y of the mass of [t-r, t+r] is 2 Phi(r / sqrt v) - 1 (at m = t); inf is 0.
+    from scipy.stats import norm
+
+    s, eps, t, r = 1.0, 1.0, 0.2, 0.4
+    b = math.sqrt(2) / eps
+    v = s * s * b * b / (s * s + b * b)
+    p = norm.cdf(t + r) - norm.cdf(t - r)
+    res = exact_advantage(Normal(0, s), Gaussian(), epsilon=eps, r=r, t=t)
+    assert res.upper == pytest.approx(2 * norm.cdf(r / math.sqrt(v)) - 1 - p, rel=1e-8)
+    assert res.lower == pytest.approx(p, rel=1e-12)
+
+
+def test_gaussian_two_sided_is_infeasible():
+    with pytest.raises(InfeasibleError, match="Gaussian"):
+        exact_epsilon(Normal(0, 1), Gaussian(), r=0.5, delta=0.1, t=0.0)
+
+
+def test_exact_never_exceeds_the_bound_at_the_sound_epsilon_for_salary():
+    from garesearch.attribute import epsilon_for_attribute
+
+    prior = Normal(2000.0, 235.7)
+    eps = epsilon_for_attribute(prior, r=100, delta=0.1).epsilon
+    res = exact_advantage(prior, Laplace(), epsilon=eps, r=100)
+    assert res.advantage <= 0.1 + 1e-9
+
+
+# --- Bayes attacker: exact success against closed forms and Monte Carlo ------------------------
+def test_bayes_success_two_point_closed_form():
+    # p = 1/2: the attacker guesses 1 iff y > 1/2; success = Pr[eta < 1/2] = 1 - e^{-eps/2}/2
+    eps = 0.9
+    res = bayes_attacker_success(Categorical({0: 0.5, 1: 0.5}), Laplace(), epsilon=eps, r=0)
+    assert res["success"] == pytest.approx(1 - math.exp(-eps / 2) / 2, rel=1e-8)
+    assert res["prior_success"] == 0.5
+
+
+@pytest.mark.parametrize("prior,mech,eps,r,kw", [
+    (Categorical({0.0: 0.2, 1.0: 0.1, 2.5: 0.4, 4.0: 0.3}), Laplace(), 0.8, 0.6, {}),
+    (Categorical({0.0: 0.2, 1.0: 0.1, 2.5: 0.4, 4.0: 0.3}), GenCauchy(), 1.5, 0.6, {}),
+    (CATS, Laplace(), 0.539, 0, {"target": ("black", "M")}),
+    (Normal(0.0, 1.0), Laplace(), 1.0, 0.3, {}),
+], ids=["atoms-laplace", "atoms-gencauchy", "cats-count", "normal-laplace"])
+def test_monte_carlo_attacker_agrees_with_exact(prior, mech, eps, r, kw):
+    exact = bayes_attacker_success(prior, mech, epsilon=eps, r=r, **kw)
+    n = 4000 if isinstance(prior, Normal) else 20000
+    mc = monte_carlo_attacker(prior, mech, epsilon=eps, r=r, n=n, seed=7, confidence=0.999, **kw)
+    assert mc.low <= exact["success"] <= mc.high
+    assert mc.prior_success == pytest.approx(exact["prior_success"], abs=1e-3)
+    # the average gain never exceeds the worst-case (Def. 7) advantage
+    worst = exact_advantage(prior, mech, epsilon=eps, r=r, sides="upper", **kw).advantage
+    assert exact["advantage"] <= worst + 1e-9
+
+
+# --- soundness -------------------------------------------------------------------------------
+def test_counterexample_to_eq_main_by_hand():
+    # atoms -1 (0.3), 0 (0.02), 2 (0.68); t = 0, r = 1, a = 2: p = 0.32, q = 0.68.
+    # Eq. (main): eps = ln(q/(1-p)) + log1p(delta/p) + log1p(delta/(1-p-delta)), divided by a.
+    # As y -> -inf the Laplace posterior of {-1, 0} is (0.3 e^eps + 0.02)/(0.3 e^eps + 0.02 + 0.68 e^-2eps).
+    delta, p, q, a = 0.1, 0.32, 0.68, 2.0
+    eps = (math.log(q / (1 - p)) + math.log1p(delta / p) + math.log1p(delta / (1 - p - delta))) / a
+    post = (0.3 * math.exp(eps) + 0.02) / (0.3 * math.exp(eps) + 0.02 + 0.68 * math.exp(-2 * eps))
+    assert post - p > delta  # the paper's bound fails
+    found = [c for c in soundness_counterexamples() if c["delta"] == delta and c["mechanism"] == "Laplace()"]
+    assert len(found) == 1
+    assert found[0]["epsilon"] == pytest.approx(eps, rel=1e-12)
+    assert found[0]["exact_advantage"] == pytest.approx(post - p, rel=1e-9)
+
+
+def test_soundness_counterexamples_all_violate():
+    cases = soundness_counterexamples()
+    assert len(cases) >= 3
+    assert all(c["exact_advantage"] > c["delta"] for c in cases)
+
+
+def test_small_search_finds_paper_violation_and_none_for_sound():
+    paper = soundness_search("paper", size="small")
+    assert any(rec["violated"] for rec in paper)
+    sound = soundness_search("sound", size="small")
+    assert sound and not any(rec["violated"] for rec in sound)
+
+
+@pytest.mark.slow
+def test_large_search_sound_construction_is_sound():
+    sound = soundness_search("sound", size="large")
+    bad = [(r["label"], r["epsilon"], r["exact_advantage"], r["delta"]) for r in sound if r["violated"]]
+    assert not bad
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mech", [GenCauchy()], ids=repr)
+def test_large_search_sound_with_gencauchy(mech):
+    sound = soundness_search("sound", size="large", mechanism=mech)
+    assert not any(r["violated"] for r in sound)
+
+
+def test_bad_input():
+    with pytest.raises(ParameterError, match="epsilon"):
+        exact_advantage(Normal(0, 1), Laplace(), epsilon=-1.0, r=0.5)
+    with pytest.raises(ParameterError, match="r must be < 1"):
+        exact_advantage(CATS, Laplace(), epsilon=1.0, r=1.0, target=("red", "M"))
+    with pytest.raises(ParameterError, match="target"):
+        exact_advantage(CATS, Laplace(), epsilon=1.0, r=0, target=("pink", "M"))
+    with pytest.raises(ParameterError, match="delta"):
+        exact_epsilon(Normal(0, 1), Laplace(), r=0.5, delta=1.5)
