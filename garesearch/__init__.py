@@ -71,12 +71,16 @@ _LAZY: dict[str, str] = {
     "composed_epsilon": "composition",
     "equal_split": "composition",
     "optimal_split": "composition",
+    # the claims report
+    "check_all": "claims",
+    "write_report": "claims",
     # errors
     "InfeasibleError": "errors",
     "ParameterError": "errors",
 }
 
 _SUBMODULES = {
+    "claims",
     "exact",
     "mechanisms",
     "noise",
