@@ -1403,7 +1403,7 @@ def _s6_cats_and_scale():
     return Evidence(
         paper=1.86, computed=scale,
         checks=(Check("Laplace scale 1/eps (sensitivity 1)", "result", "approx", scale, 1.86, 2),),
-        explanation=f"Holds: 1/{_and_worst()[2]:.5f} = {scale:.4f}.",
+        explanation=f"Holds: the Laplace scale for a COUNT (sensitivity 1) is 1/eps = 1/{_and_worst()[2]:.5f} = {scale:.4f}.",
     )
 
 

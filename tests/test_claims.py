@@ -1,0 +1,293 @@
+"""Tests of the claims report (garesearch.claims).
+
+The expected verdicts below are typed per claim id: they are the independent expectation, and
+the registry must compute the same.  Each verdict is also recomputed here from the evidence
+(with this file's own reading of the checks), and monkeypatching the computed value of a few
+numeric claims shows that their verdicts follow the computation.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from garesearch import attribute, bound, claims, priors
+
+EXPECTED = {
+    "S1.rescale": "TYPO",
+    "S3.2.posterior": "CONFIRMED",
+    "S3.2.eps_lb": "CONFIRMED",
+    "S3.2.eps_ub": "CONFIRMED",
+    "S3.2.lb_le_ub": "CONFIRMED",
+    "S3.2.eq_main": "CONFIRMED",
+    "S4.1.Xhat_def": "WRONG",
+    "S4.1.uniform": "CONFIRMED",
+    "S4.1.uniform_corner": "CONFIRMED",
+    "S4.1.normal_R": "TYPO",
+    "S4.1.worst_dfdp": "CONFIRMED",
+    "S4.1.worst_crit": "TYPO",
+    "S4.1.q_dfdp": "WRONG",
+    "S4.1.q_crit": "WRONG",
+    "S4.1.q_practice": "CONFIRMED",
+    "S4.1.discrete_pprime": "TYPO",
+    "S4.1.discrete_two_nearest": "WRONG",
+    "T1.AND_formula": "WRONG",
+    "T1.independence": "WRONG",
+    "T2.OR_g(a-1)": "WRONG",
+    "T2.OR_a": "WRONG",
+    "T2.OR_delta_term": "TYPO",
+    "S4.3.OR_example": "CONFIRMED",
+    "S5.Thm_seq": "CONFIRMED",
+    "S5.Thm_dual": "CONFIRMED",
+    "S5.l1_linf": "CONFIRMED",
+    "S6.cats_prior": "CONFIRMED",
+    "S6.cats_AND_probs": "CONFIRMED",
+    "S6.cats_AND_eps": "CONFIRMED",
+    "S6.cats_AND_worst": "CONFIRMED",
+    "S6.cats_AND_scale": "CONFIRMED",
+    "S6.cats_OR_probs": "TYPO",
+    "S6.cats_OR_whichbound": "TYPO",
+    "S6.cats_OR_intermediate": "TYPO",
+    "S6.cats_OR_eps": "CONFIRMED",
+    "S6.cats_OR_worst": "WRONG",
+    "S6.cats_OR_scale": "CONFIRMED",
+    "S6.salary_sigma": "CONFIRMED",
+    "S6.salary_cover": "CONFIRMED",
+    "S6.salary_p": "WRONG",
+    "S6.salary_q": "CONFIRMED",
+    "S6.salary_eps": "WRONG",
+    "S6.salary_rescale": "WRONG",
+    "S6.salary_scale": "WRONG",
+    "S6.salary_opt_a": "WRONG",
+    "S6.ships_sigma": "CONFIRMED",
+    "S6.ships_lowerbound": "TYPO",
+    "S6.ships_p": "CONFIRMED",
+    "S6.ships_q": "CONFIRMED",
+    "S6.ships_eps": "WRONG",
+    "S6.ships_scale": "WRONG",
+    "S6.ships_opt_a": "WRONG",
+    "A.1D_opt": "CONFIRMED",
+    "A.lambert": "CONFIRMED",
+    "A.iteration": "TYPO",
+    "A.ndim": "CONFIRMED",
+    "A1.laplace": "CONFIRMED",
+    "A1.gencauchy_norm": "CONFIRMED",
+    "A1.gencauchy_mass": "CONFIRMED",
+    "A1.scaling": "TYPO",
+    "B.average": "CONFIRMED",
+    "B.chain1": "TYPO",
+    "B.eps_fixed": "CONFIRMED",
+    "B.adp_chain": "CONFIRMED",
+    "B.laplace_subst": "CONFIRMED",
+    "B.beta_bound": "CONFIRMED",
+    "B.alpha_typo": "TYPO",
+    "B.bprime": "CONFIRMED",
+    # further claims found while checking
+    "T1.exponent": "WRONG",
+    "T2.block_index": "TYPO",
+    "T2.blocks_disjoint": "WRONG",
+    "S6.salary_worst_t": "WRONG",
+    "S6.rescale_sensitivity": "WRONG",
+    "S6.salary_sound": "WRONG",
+    "S6.ships_sound": "WRONG",
+    "B.1_d_delta": "TYPO",
+}
+
+
+@pytest.fixture(scope="module")
+def results():
+    claims.clear_cache()
+    return {r.id: r for r in claims.check_all()}
+
+
+# ------------------------------------------------------------------------------------------
+# the list and the registry
+# ------------------------------------------------------------------------------------------
+def test_the_list_holds_the_papers_68_claims():
+    listed = claims.claim_ids("list")
+    assert len(listed) == 68
+    assert len(set(claims.claim_ids())) == len(claims.claim_ids())
+    assert set(listed) <= set(EXPECTED)
+
+
+def test_registry_covers_every_claim_and_nothing_else():
+    assert set(claims._REGISTRY) == set(claims.claim_ids())
+    assert set(EXPECTED) == set(claims.claim_ids())
+
+
+# ------------------------------------------------------------------------------------------
+# verdicts: typed expectation, recomputed from the evidence
+# ------------------------------------------------------------------------------------------
+def _holds(c) -> bool:
+    """This test's own reading of a check."""
+    if c.op == "true":
+        return c.lhs is True or c.lhs == True  # noqa: E712 (numpy bools)
+    if c.op == "eq":
+        return c.lhs == c.rhs
+    x, y = float(c.lhs), float(c.rhs)
+    if math.isnan(x):
+        return False
+    if c.op == "approx":
+        # the computed value rounds to the printed digits
+        return abs(x - y) <= 0.5 * 10.0 ** (-c.digits) * (1 + 1e-9)
+    if c.op == "close":
+        return abs(x - y) <= max(1e-9 * max(abs(x), abs(y)), 1e-12)
+    return {"lt": x < y, "le": x <= y, "gt": x > y, "ge": x >= y}[c.op]
+
+
+def _verdict(checks) -> str:
+    if any(c.kind == "result" and not _holds(c) for c in checks):
+        return "WRONG"
+    if any(not _holds(c) for c in checks):
+        return "TYPO"
+    return "CONFIRMED"
+
+
+@pytest.mark.parametrize("claim_id", sorted(EXPECTED))
+def test_verdict(results, claim_id):
+    r = results[claim_id]
+    assert r.verdict == EXPECTED[claim_id], r.explanation
+    assert _verdict(r.evidence.checks) == r.verdict
+    for c in r.evidence.checks:
+        assert claims.evaluate_check(c) == _holds(c), c
+
+
+def test_each_claim_has_evidence_and_an_explanation(results):
+    for r in results.values():
+        assert r.evidence.checks
+        assert len(r.explanation) > 15
+        # a TYPO needs a failing printed check and a WRONG a failing result check
+        kinds = {c.kind for c in r.evidence.checks if not c.holds}
+        assert kinds == {"CONFIRMED": set(), "TYPO": {"printed"}}.get(r.verdict, kinds)
+        if r.verdict == "WRONG":
+            assert "result" in kinds
+
+
+def test_verdict_rule():
+    ok = claims.Check("x", "result", "close", 1.0, 1.0)
+    bad_result = claims.Check("x", "result", "approx", 0.3286, 0.42, 2)
+    bad_print = claims.Check("x", "printed", "lt", 1.0, 0.0)
+    assert claims.verdict_from_checks([ok]) == "CONFIRMED"
+    assert claims.verdict_from_checks([ok, bad_print]) == "TYPO"
+    assert claims.verdict_from_checks([ok, bad_print, bad_result]) == "WRONG"
+    with pytest.raises(ValueError):
+        claims.verdict_from_checks([])
+    with pytest.raises(ValueError):
+        claims.Check("x", "maybe", "eq", 1, 1)
+    with pytest.raises(ValueError):
+        claims.Check("x", "result", "approx", 1, 1)  # approx needs digits
+
+
+# ------------------------------------------------------------------------------------------
+# computed values against independent values
+# ------------------------------------------------------------------------------------------
+def test_numbers_against_closed_forms(results):
+    erf = math.erf
+    assert results["S6.salary_p"].computed == pytest.approx(erf(100 / math.sqrt(2 * 55556)), rel=1e-12)
+    assert results["S6.ships_p"].computed == pytest.approx(erf(0.2), rel=1e-12)
+    assert results["S6.cats_OR_worst"].computed == pytest.approx(2 * math.log(0.55 / 0.45), rel=1e-12)
+    assert results["S6.cats_AND_eps"].computed == pytest.approx(-math.log(0.2 / 0.8 * 0.7 / 0.3), rel=1e-12)
+    assert results["S6.cats_OR_eps"].computed == pytest.approx(-math.log(0.475 / 0.525 * 0.425 / 0.575), rel=1e-12)
+    closed = (math.log(3 + 2 * math.sqrt(2)) + math.pi) / (2 * math.pi)
+    assert results["A1.gencauchy_mass"].computed == pytest.approx(closed, rel=1e-12)
+    # the paper's own salary numbers: -ln(0.42/0.18 (1/0.52 - 1)) = -0.767 (negative)
+    assert results["S6.salary_rescale"].computed == pytest.approx(-math.log(0.42 / 0.18 * (1 / 0.52 - 1)))
+    assert results["S6.salary_rescale"].computed < 0
+    # Hoelder: the dual of l_inf is l_1, and the largest l-inf distance of Thm 1 is max(a_i + r_i)
+    assert results["T1.exponent"].computed == 3.5
+    assert results["T2.OR_a"].computed == 6.0
+
+
+def test_salary_best_a_is_a_maximum():
+    """The best a reported for the salary example beats a grid of a in (r, R]."""
+    import numpy as np
+
+    best = claims._best_a("salary", "paper")
+    grid = np.linspace(101, 1000, 900)
+    eps = claims.epsilon_against_a("salary", grid)
+    assert np.nanmax(eps) <= best.epsilon * (1 + 1e-9)
+    assert np.isnan(claims.epsilon_against_a("salary", 200.0))  # a = 200 is infeasible
+
+
+def test_cats_or_curve_minima():
+    import numpy as np
+
+    p = np.array([0.45, 0.55, 0.525])
+    lb, ub, eps = claims.cats_or_epsilon_against_prior(p)
+    assert lb[0] == pytest.approx(ub[1])  # eps_ub(p) = eps_lb(1 - p)
+    assert eps[0] == pytest.approx(eps[1]) == pytest.approx(2 * math.log(1.1 / 0.9))
+    assert eps[2] > eps[1]
+
+
+# ------------------------------------------------------------------------------------------
+# the verdicts follow the computation (a hard-coded verdict would not change)
+# ------------------------------------------------------------------------------------------
+def test_patched_epsilon_changes_cats_verdict(monkeypatch):
+    assert claims.check_claim("S6.cats_AND_eps").verdict == "CONFIRMED"
+    monkeypatch.setattr(bound, "epsilon_for_advantage", lambda **kw: 0.7)
+    assert claims.check_claim("S6.cats_AND_eps").verdict == "WRONG"
+    assert claims.check_claim("S6.cats_OR_worst").verdict == "WRONG"
+
+
+def test_patched_prior_mass_changes_salary_verdict(monkeypatch):
+    claims.clear_cache()
+    assert claims.check_claim("S6.salary_p").verdict == "WRONG"
+    monkeypatch.setattr(priors.Normal, "ball_mass", lambda self, t, z: 0.42)
+    assert claims.check_claim("S6.salary_p").verdict == "CONFIRMED"
+    claims.clear_cache()
+
+
+def test_patched_counterexample_changes_theorem1_verdict(monkeypatch):
+    claims.clear_cache()
+    monkeypatch.setattr(
+        attribute, "paper_counterexample",
+        lambda: {"epsilon": 0.5, "posterior": 0.25, "bound": 0.3, "advantage": 0.05},
+    )
+    assert claims.check_claim("T1.AND_formula").verdict == "CONFIRMED"
+    monkeypatch.undo()
+    claims.clear_cache()
+    assert claims.check_claim("T1.AND_formula").verdict == "WRONG"
+
+
+def test_patched_worst_prior_changes_pprime_verdict(monkeypatch):
+    assert claims.check_claim("S4.1.discrete_pprime").verdict == "TYPO"
+    monkeypatch.setattr(bound, "worst_case_prior", lambda **kw: 0.3)
+    assert claims.check_claim("S4.1.discrete_pprime").verdict == "WRONG"
+
+
+# ------------------------------------------------------------------------------------------
+# output
+# ------------------------------------------------------------------------------------------
+def test_json_command(results, capsys):
+    assert claims.main(["--json", "--id", "S6.cats_AND_eps", "S1.rescale"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [d["id"] for d in data] == ["S6.cats_AND_eps", "S1.rescale"]
+    for d in data:
+        assert set(d) == {"id", "location", "paper", "computed", "verdict", "explanation"}
+    assert isinstance(data[0]["paper"], float) and data[0]["paper"] == 0.539
+    assert isinstance(data[0]["computed"], float)
+    full = json.loads(claims.to_json(list(results.values())))
+    assert len(full) == len(EXPECTED)
+    assert {d["verdict"] for d in full} <= set(claims.VERDICTS)
+
+
+def test_table_command(capsys):
+    assert claims.main(["--id", "S6.salary_p"]) == 0
+    out = capsys.readouterr().out
+    assert "S6.salary_p" in out and "WRONG" in out and "1 claims: 0 CONFIRMED, 0 TYPO, 1 WRONG" in out
+    assert claims.main(["--id", "nope"]) == 2
+
+
+def test_write_report(tmp_path, results):
+    line = claims.write_report(tmp_path)
+    md = (tmp_path / "claims.md").read_text(encoding="utf-8")
+    page = (tmp_path / "claims.html").read_text(encoding="utf-8")
+    counts = claims.summary(list(results.values()))
+    assert f"{counts['CONFIRMED']} CONFIRMED, {counts['TYPO']} TYPO, {counts['WRONG']} WRONG" in line
+    for claim_id in EXPECTED:
+        assert f"## {claim_id}" in md
+        assert claim_id in page
+    assert "<style>" in page and "<script" not in page and "http" not in page
+    assert json.loads((tmp_path / "claims.json").read_text(encoding="utf-8"))
