@@ -57,7 +57,7 @@ def test_epsilon_widget_recomputes_on_slider_changes():
 
 def test_epsilon_widget_reports_infeasible_and_invalid_settings():
     w = widgets.epsilon_widget(p=0.3, q=0.05, plot=False)
-    # q = 0.05 < p(1 - p - delta)/(p + delta) = 0.15: no epsilon > 0
+    # q = 0.05 < p(1 - p - delta)/(p + delta) = 0.45: no epsilon > 0
     assert w.result["epsilon"] is None and "too light" in w.result["message"]
     child(w, "q").value = 0.9  # p + q > 1
     assert w.result["epsilon"] is None and "p + q" in w.result["message"]
