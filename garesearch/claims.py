@@ -332,6 +332,42 @@ def _zero(expr, *, logs: bool = False) -> str:
     return str(sp.simplify(sp.together(sp.expand_log(expr, force=True))))
 
 
+def _derivation_checks(name: str) -> tuple[Check, ...]:
+    """A check from :mod:`garesearch.derivations` (sympy proof or refutation of ``name``).
+
+    Empty when that module has no derivation of this name."""
+    try:
+        from . import derivations
+
+        record = derivations.get(name)
+    except (ImportError, AttributeError, KeyError, LookupError):
+        return ()
+    status = str(record.status)
+    return (Check(f"garesearch.derivations.{name} does not refute it (status: {status})",
+                  "result", "true", status != "refuted"),)
+
+
+def _exact_violations() -> list[dict]:
+    """Counterexamples to Eq. (main) with exponent a from :mod:`garesearch.exact` (exact
+    posteriors of Laplace and generalised Cauchy mechanisms); empty if that module is absent."""
+    try:
+        from . import exact
+    except ImportError:  # pragma: no cover
+        return []
+    return [rec for rec in exact.soundness_counterexamples() if rec.get("violated")]
+
+
+def _events_goal_t(event: str) -> Any:
+    """The worst colour of the cats goal (AND or OR) found by :mod:`garesearch.events`."""
+    from . import events
+
+    gender = events.Attribute(priors.Categorical({"M": 0.5, "F": 0.5}), r=0, name="gender")
+    colour = events.Attribute(priors.Categorical(COLOURS), r=0, name="colour")
+    goal = gender & colour if event == "and" else gender | colour
+    res = events.epsilon_for_goal(goal, delta=DELTA)
+    return res.t["colour"], float(res.epsilon)
+
+
 def _two_sided(p: float, delta: float = DELTA, R: float = 1.0) -> float:
     """Sec. 3.2: ``min(eps_lb, eps_ub)`` (garesearch's :func:`bound.epsilon_for_advantage`)."""
     return float(bound.epsilon_for_advantage(delta=delta, p=p, a=R))
@@ -506,6 +542,7 @@ def _s32_posterior():
                   _zero(printed - code), "0"),
             Check("largest posterior over likelihood ratios in [e^-eps R, e^eps R] <= bound",
                   "result", "le", float(post.max()), bnd * (1 + 1e-12)),
+            *_derivation_checks("posterior_bound_sec32"),
         ),
         explanation=(
             "Holds: with f(y|x')/f(y|x) <= e^{eps R} the posterior of X' is largest when the "
@@ -541,6 +578,7 @@ def _s32_eps_lb():
                   _solve_check(post, printed, p + delta, eps), "0"),
             Check("printed eps_lb minus garesearch's eps_lb formula", "result", "eq",
                   _zero(R * (printed - bound.eps_lb_formula(delta, p, R, B)), logs=True), "0"),
+            *_derivation_checks("eps_lb_sec32"),
         ),
         explanation=(
             "Holds: setting 1/(1 + e^{-eps R}(1-p)/p) = p + delta and solving for eps gives "
@@ -565,6 +603,7 @@ def _s32_eps_ub():
                   "result", "eq", _solve_check(post_rest, printed, 1 - p + delta, eps), "0"),
             Check("printed eps_ub minus garesearch's eps_ub formula", "result", "eq",
                   _zero(R * (printed - bound.eps_ub_formula(delta, p, R, B)), logs=True), "0"),
+            *_derivation_checks("eps_ub_sec32"),
         ),
         explanation=(
             "Holds: the lower side Post[X'] >= p - delta is the upper side for X \\ X' "
@@ -592,6 +631,7 @@ def _s32_lb_le_ub():
                   str(diff), str(sp.factor(delta**2 * (2 * p - 1)))),
             Check("eps_lb <= eps_ub exactly where p <= 1/2 (delta = 0.1, 79 priors)", "result",
                   "true", ok),
+            *_derivation_checks("lb_ub_binding_sec32"),
         ),
         explanation=(
             "Holds: the arguments of the two logarithms differ by delta^2 (2p - 1) (over a "
@@ -616,6 +656,7 @@ def _s32_eq_main():
                   _solve_check(post, printed, p + delta, eps), "0"),
             Check("printed minus garesearch's eps_main formula", "result", "eq",
                   _zero(a * (printed - bound.eps_main_formula(delta, p, q, a, B)), logs=True), "0"),
+            *_derivation_checks("eq_main"),
         ),
         explanation=(
             "The algebra holds: if every point of X_hat is within distance a of every point "
@@ -984,6 +1025,8 @@ def _t1_and_formula():
         checks=(
             Check("exact posterior of a Laplace mechanism at Theorem 1's eps (n = 1) <= p + delta",
                   "result", "le", ce["posterior"], ce["bound"]),
+            Check("garesearch.exact finds no mechanism breaking Eq. (main) with exponent a "
+                  "(number of counterexamples)", "result", "eq", len(_exact_violations()), 0),
         ),
         explanation=(
             "Wrong as a sufficient condition: the comparison set prod B(t_i, a_i) \\ X' lies up "
@@ -1392,7 +1435,11 @@ def _s6_cats_and_worst():
     k, p, e = _and_worst()
     return Evidence(
         paper="black (p = 0.2)", computed=f"{k[0]} and {k[1]} (p = {p:g}, eps = {e:.4f})",
-        checks=(Check("colour of the value with the smallest eps", "result", "eq", k[0], "black"),),
+        checks=(
+            Check("colour of the value with the smallest eps", "result", "eq", k[0], "black"),
+            Check("worst colour of the AND goal in garesearch.events", "result", "eq",
+                  _events_goal_t("and")[0], "black"),
+        ),
         explanation="Holds: eps_lb decreases towards p = 0.45, and black (p = 0.2, both genders) is the value closest to it; its eps 0.539 is the smallest.",
     )
 
@@ -1482,6 +1529,8 @@ def _s6_cats_or_worst():
         paper=0.402, computed=e,
         checks=(
             Check("worst value in the set is tortoise (p = 0.525)", "result", "eq", k[0], "tortoise"),
+            Check("worst colour of the OR goal in garesearch.events is tortoise", "result", "eq",
+                  _events_goal_t("or")[0], "tortoise"),
             Check("smallest eps over the set, to 3 decimals", "result", "approx", e, 0.402, 3),
         ),
         explanation=(

@@ -245,6 +245,7 @@ def test_patched_counterexample_changes_theorem1_verdict(monkeypatch):
         attribute, "paper_counterexample",
         lambda: {"epsilon": 0.5, "posterior": 0.25, "bound": 0.3, "advantage": 0.05},
     )
+    monkeypatch.setattr(claims, "_exact_violations", list)
     assert claims.check_claim("T1.AND_formula").verdict == "CONFIRMED"
     monkeypatch.undo()
     claims.clear_cache()
