@@ -107,21 +107,46 @@ class AttributeResult:
 
 # ------------------------------------------------------------------------------------------
 def _eps_main(p, q, delta, D):
-    """Eq. (main) per unit distance, vectorised over q and D; -inf where infeasible."""
+    """Eq. (main) per unit distance, vectorised over p, q and D; -inf where infeasible
+    (``inf`` where ``p + delta >= 1``: the upper side cannot bind)."""
     q = np.asarray(q, dtype=float)
     D = np.asarray(D, dtype=float)
-    if p + delta >= 1:
-        return np.full(np.broadcast(q, D).shape, np.inf)
+    if np.ndim(p) == 0:
+        if p + delta >= 1:
+            return np.full(np.broadcast(q, D).shape, np.inf)
+        with np.errstate(all="ignore"):
+            e = bound.eps_main_formula(delta, p, q, D, NUMPY)
+        return np.where((q > 0) & (e > 0), e, -np.inf)
+    p = np.asarray(p, dtype=float)
+    open_ = p + delta >= 1
     with np.errstate(all="ignore"):
-        e = bound.eps_main_formula(delta, p, q, D, NUMPY)
-    return np.where((q > 0) & (e > 0), e, -np.inf)
+        e = bound.eps_main_formula(delta, np.where(open_, 0.5 * (1 - delta), p), q, D, NUMPY)
+    return np.where(open_, np.inf, np.where((q > 0) & (e > 0), e, -np.inf))
 
 
-def _maximise(fun, lo, hi, n=97):
-    """Global maximum of a 1-d function on [lo, hi]: bracket on a grid, refine with Brent."""
+def _eps_main1(p, q, delta, D):
+    """:func:`_eps_main` for floats (the same operations, without the array overhead)."""
+    if p + delta >= 1:
+        return math.inf
+    if not q > 0:
+        return -math.inf
+    e = float(bound.eps_main_formula(delta, p, q, D, NUMPY))
+    return e if e > 0 else -math.inf
+
+
+# the search grid of :func:`_maximise`: 0 and 96 log-spaced points on [1e-7, 1]
+_GRID_U = np.concatenate([[0.0], np.geomspace(1e-7, 1.0, 96)])
+
+
+def _maximise(fun, lo, hi, n=97, fun1=None):
+    """Global maximum of a 1-d function on [lo, hi]: bracket on a grid, refine with Brent.
+
+    ``fun`` takes an array; ``fun1``, if given, is the same function of one float (it only
+    saves the cost of wrapping every point of the refinement in an array).
+    """
     from scipy.optimize import minimize_scalar
 
-    u = np.concatenate([[0.0], np.geomspace(1e-7, 1.0, n - 1)])
+    u = _GRID_U if n == _GRID_U.size else np.concatenate([[0.0], np.geomspace(1e-7, 1.0, n - 1)])
     xs = lo + (hi - lo) * u
     ys = fun(xs)
     if not np.any(np.isfinite(ys) & (ys > -np.inf)):
@@ -132,11 +157,14 @@ def _maximise(fun, lo, hi, n=97):
     a, b = xs[max(i - 1, 0)], xs[min(i + 1, n - 1)]
     if b <= a:
         return xs[i], ys[i]
+    if fun1 is None:
+        def neg(x):
+            return -float(fun(np.array([x]))[0])
+    else:
+        def neg(x):
+            return -float(fun1(x))
     res = minimize_scalar(
-        lambda x: -float(fun(np.array([x]))[0]),
-        bounds=(a, b),
-        method="bounded",
-        options={"xatol": 1e-13 * max(abs(b), 1.0)},
+        neg, bounds=(a, b), method="bounded", options={"xatol": 1e-13 * max(abs(b), 1.0)}
     )
     if -res.fun >= ys[i]:
         return float(res.x), float(-res.fun)
@@ -162,9 +190,13 @@ def _upper_sound_continuous(prior, t, r, delta, R):
     def eps_of(D):
         return _eps_main(p, q_of(D), delta, D)
 
+    def eps_of1(D):
+        q = prior._mass1(max(hi - D, cut_lo), min(lo + D, cut_hi)) - p
+        return _eps_main1(p, q, delta, D)
+
     if d_max <= width:
         return p, None
-    D, e = _maximise(eps_of, width, d_max)
+    D, e = _maximise(eps_of, width, d_max, fun1=eps_of1)
     if D is None or not e > 0:
         return p, None
     q = float(q_of(np.array([D]))[0])
@@ -292,6 +324,43 @@ def _one_t(prior, t, r, delta, R, sides, construction):
     )
 
 
+def _lower_exceeds(prior, lo, hi, delta, p, e):
+    """Whether :func:`_lower_sound`'s epsilon exceeds ``e``, from one evaluation of ``M``.
+
+    ``M`` increases with epsilon, so the lower side's epsilon exceeds ``e`` iff
+    ``M(e)`` is below its target.  ``False`` also where one evaluation cannot tell.
+    """
+    if p <= delta:
+        return True
+    if not 0 < e < math.inf:
+        return False
+    m = prior.tail_mgf(e, lo, hi)
+    if m == 0:  # X' holds all the mass
+        return True
+    return 0 < m < math.inf and math.log(m) < math.log(p * (1 - p + delta) / (p - delta))
+
+
+def _epsilon_one_t(prior, t, r, delta, R, sides, construction):
+    """:func:`_one_t`'s epsilon alone (``None`` where it gives ``None``); for searches.
+
+    The lower side of the sound construction is solved only where it is smaller than the
+    upper side (:func:`_lower_exceeds`); elsewhere the minimum is the upper side.
+    """
+    if construction != "sound" or isinstance(prior, Categorical):
+        res = _one_t(prior, t, r, delta, R, sides, construction)
+        return None if res is None else res["epsilon"]
+    p, upper = _upper_sound_continuous(prior, t, r, delta, R)
+    if p <= 0:
+        return None
+    e_up = upper[0] if upper is not None else (math.inf if p + delta >= 1 else 0.0)
+    if sides != "both" or e_up == 0:
+        return e_up
+    lo, hi = prior.correct_extent(t, r)
+    if _lower_exceeds(prior, lo, hi, delta, p, e_up):
+        return e_up
+    return min(e_up, _lower_sound(prior, t, r, delta, p))
+
+
 def _paper_one_t(prior, t, r, delta, R, sides):
     """The paper's construction: X̂_a = {r < |x - t| <= a}, exponent a, a in (r, R]."""
     if R is None:
@@ -307,7 +376,10 @@ def _paper_one_t(prior, t, r, delta, R, sides):
         i = int(np.argmax(e))
         upper = (float(e[i]), float(q[i]), float(cand[i]), float(cand[i])) if e[i] > 0 else None
     else:
-        a, e = _maximise(lambda a: _eps_main(p, prior.ball_mass(t, a) - p, delta, a), r, R)
+        a, e = _maximise(
+            lambda a: _eps_main(p, prior.ball_mass(t, a) - p, delta, a), r, R,
+            fun1=lambda a: _eps_main1(p, prior._mass1(t - a, t + a) - p, delta, a),
+        )
         upper = None if a is None or not e > 0 else (e, float(prior.ball_mass(t, a) - p), a, a)
     low = float(bound.eps_ub(delta=delta, p=p, R=R)) if sides == "both" and 0 < p < 1 else math.inf
     return p, upper, low
@@ -432,32 +504,136 @@ def epsilon_for_attribute(
 
 def _worst_t(prior, *args):
     discrete = isinstance(prior, Categorical) and prior.metric == "discrete"
-    if discrete:
-        ts = prior.values
-    else:
-        ts = [float(t) for t in prior.t_candidates(args[0])]
-    results = [res for res in (_one_t(prior, t, *args) for t in ts) if res is not None]
-    if not results:
-        raise InfeasibleError("no true value has prior mass within r")
-    i = int(np.argmin([res["epsilon"] for res in results]))
-    best = results[i]
     if discrete or isinstance(prior, Categorical):
-        return best
-    # refine the worst true value of a continuous prior with Brent's method
+        ts = prior.values if discrete else [float(t) for t in prior.t_candidates(args[0])]
+        results = [res for res in (_one_t(prior, t, *args) for t in ts) if res is not None]
+        if not results:
+            raise InfeasibleError("no true value has prior mass within r")
+        return results[int(np.argmin([res["epsilon"] for res in results]))]
+
+    # continuous prior: scan the candidate true values all at once (vectorised), evaluate
+    # exactly only the ones that can be the worst, then refine it with Brent's method
+    ts = np.asarray([float(t) for t in prior.t_candidates(args[0])])
+    approx = _scan_t(prior, ts, *args)
+    usable = ~np.isnan(approx)
+    if not np.any(usable):
+        raise InfeasibleError("no true value has prior mass within r")
+    low = float(np.min(approx[usable]))
+    near = usable if math.isinf(low) else usable & (approx <= low + _NEAR * abs(low))
+    found = [(e, t) for e, t in ((_epsilon_one_t(prior, float(t), *args), t) for t in ts[near])
+             if e is not None]
+    if not found:
+        raise InfeasibleError("no true value has prior mass within r")
+    best = _one_t(prior, float(found[int(np.argmin([e for e, _ in found]))][1]), *args)
+
     from scipy.optimize import minimize_scalar
 
-    ts = np.asarray(ts)
     j = int(np.searchsorted(ts, best["t"]))
     a, b = ts[max(j - 1, 0)], ts[min(j + 1, ts.size - 1)]
     if b > a:
         def f(t):
-            res = _one_t(prior, float(t), *args)
-            return math.inf if res is None else res["epsilon"]
+            e = _epsilon_one_t(prior, float(t), *args)
+            return math.inf if e is None else e
 
         opt = minimize_scalar(f, bounds=(a, b), method="bounded", options={"xatol": 1e-10 * max(1.0, abs(b))})
         if opt.fun < best["epsilon"]:
             best = _one_t(prior, float(opt.x), *args)
     return best
+
+
+# candidates within this relative distance of the scan's minimum are evaluated exactly
+_NEAR = 1e-6
+# zoom of the vectorised scan: points per round and rounds (bracket shrinks 8x per round)
+_ZOOM_POINTS, _ZOOM_ROUNDS = 17, 6
+
+
+def _maximise_rows(fun, lo, hi):
+    """Row-wise maximum of ``fun(X)`` (``X`` of shape (rows, points)) over ``[lo, hi]``.
+
+    The grid of :func:`_maximise`, then a zoom into the bracket of each row's best grid
+    point (instead of one Brent search per row): accurate to rounding in the maximum,
+    which is flat.  Returns the row maxima (``-inf`` where a row has no finite value).
+    """
+    rows = np.arange(lo.size)
+    X = lo[:, None] + (hi - lo)[:, None] * _GRID_U
+    Y = fun(X)
+    Y = np.where(np.isnan(Y), -np.inf, Y)
+    none = ~np.any(np.isfinite(Y) & (Y > -np.inf), axis=1)
+    i = np.argmax(Y, axis=1)
+    best = Y[rows, i]
+    n = _GRID_U.size
+    a, b = X[rows, np.maximum(i - 1, 0)], X[rows, np.minimum(i + 1, n - 1)]
+    zoom = np.linspace(0.0, 1.0, _ZOOM_POINTS)
+    for _ in range(_ZOOM_ROUNDS):
+        X = a[:, None] + (b - a)[:, None] * zoom
+        Y = fun(X)
+        Y = np.where(np.isnan(Y), -np.inf, Y)
+        k = np.argmax(Y, axis=1)
+        best = np.maximum(best, Y[rows, k])
+        a = X[rows, np.maximum(k - 1, 0)]
+        b = X[rows, np.minimum(k + 1, _ZOOM_POINTS - 1)]
+    return np.where(none, -np.inf, best)
+
+
+def _scan_t(prior, ts, r, delta, R, sides, construction):
+    """:func:`_one_t`'s epsilon at many true values at once, to within rounding of the
+    maximum over the comparison set; NaN where the ball around ``t`` holds no mass.
+
+    The lower side is evaluated exactly (:func:`_lower_sound`) only where it can bind:
+    ``M`` is increasing, so one evaluation of ``M`` at the smallest upper-side epsilon tells
+    whether the lower side's epsilon lies below it.
+    """
+    col = (lambda v: v[:, None])  # noqa: E731
+    if construction == "paper":
+        R = prior.paper_R() if R is None else R
+        p = prior.mass(ts - r, ts + r)
+
+        def eps_of(X):
+            q = prior.mass(col(ts) - X, col(ts) + X) - col(p)
+            return _eps_main(col(p), q, delta, X)
+
+        up = _maximise_rows(eps_of, np.full(ts.shape, float(r)), np.full(ts.shape, float(R)))
+        up = np.where(up > 0, up, np.where(p + delta >= 1, np.inf, 0.0))
+        if sides != "both":
+            return up
+        inner = (p > 0) & (p < 1)
+        with np.errstate(all="ignore"):
+            low = bound.eps_ub_formula(delta, np.where(inner, p, 0.5), R, NUMPY)
+        low = np.where(inner & (p > delta), low, np.inf)
+        return np.minimum(up, low)
+
+    extent = [prior.correct_extent(float(t), r) for t in ts]
+    lo = np.array([e[0] for e in extent])
+    hi = np.array([e[1] for e in extent])
+    p = prior.mass(lo, hi)
+    low_s, high_s = prior.support
+    cut_lo = np.maximum(low_s, ts - R) if R is not None else np.full(ts.shape, low_s)
+    cut_hi = np.minimum(high_s, ts + R) if R is not None else np.full(ts.shape, high_s)
+    if not np.all(np.isfinite(cut_lo)):
+        far = float(prior.quantile(1e-16)) if hasattr(prior, "quantile") else -1e300
+        cut_lo = np.where(np.isfinite(cut_lo), cut_lo, far)
+    if not np.all(np.isfinite(cut_hi)):
+        far = float(prior.quantile(1 - 1e-16)) if hasattr(prior, "quantile") else 1e300
+        cut_hi = np.where(np.isfinite(cut_hi), cut_hi, far)
+    width = hi - lo
+    d_max = np.maximum(hi - cut_lo, cut_hi - lo)
+
+    def eps_of(X):
+        q = prior.mass(np.maximum(col(hi) - X, col(cut_lo)), np.minimum(col(lo) + X, col(cut_hi)))
+        return _eps_main(col(p), q - col(p), delta, X)
+
+    up = _maximise_rows(eps_of, width, np.maximum(d_max, width))
+    up = np.where((d_max > width) & (up > 0), up, np.where(p + delta >= 1, np.inf, 0.0))
+    has_mass = p > 0
+    if sides == "both":
+        low = np.full(ts.shape, np.inf)
+        thr = float(np.min(up[has_mass])) * (1 + 100 * _NEAR) if np.any(has_mass) else math.nan
+        for k in np.flatnonzero(has_mass & (p > delta)):
+            pk = float(p[k])
+            if not _lower_exceeds(prior, float(lo[k]), float(hi[k]), delta, pk, thr):
+                low[k] = _lower_sound(prior, float(ts[k]), r, delta, pk)
+        up = np.minimum(up, low)
+    return np.where(has_mass, up, np.nan)
 
 
 def paper_counterexample(*, p=0.2, q=0.5, r=1.0, a=2.0, delta=0.1):

@@ -29,6 +29,16 @@ from .errors import ParameterError
 __all__ = ["Categorical", "Continuous", "Normal", "PiecewiseUniform", "Prior", "Uniform"]
 
 _NORM_TOL = 1e-9
+_SPECIAL = []
+
+
+def _special():
+    """``scipy.special``, imported on first use (``import garesearch`` stays light)."""
+    if not _SPECIAL:
+        import scipy.special
+
+        _SPECIAL.append(scipy.special)
+    return _SPECIAL[0]
 
 
 def _finite(name, x):
@@ -51,6 +61,10 @@ class Prior(ABC):
     @abstractmethod
     def mass(self, lo, hi):
         r""":math:`\Pr[lo \le X \le hi]`, vectorised (0 where ``hi < lo``)."""
+
+    def _mass1(self, lo: float, hi: float) -> float:
+        """:meth:`mass` for two floats, as a float (subclasses may skip the array overhead)."""
+        return float(self.mass(lo, hi))
 
     def ball_mass(self, t, z):
         r"""The paper's :math:`g_t(z) = \Pr[|X - t| \le z]` (Sec. 4.1)."""
@@ -211,14 +225,23 @@ class Normal(Prior):
         return -math.inf, math.inf
 
     def mass(self, lo, hi):
-        from scipy.special import ndtr
-
+        ndtr = _special().ndtr
         lo, hi = np.broadcast_arrays(np.asarray(lo, float), np.asarray(hi, float))
         zl, zh = (lo - self.mu) / self.sigma, (hi - self.mu) / self.sigma
-        # subtract in the tail where the CDF differences are accurate
-        upper = zl > 0
-        out = np.where(upper, ndtr(-zl) - ndtr(-zh), ndtr(zh) - ndtr(zl))
-        return np.where(hi >= lo, np.clip(out, 0.0, 1.0), 0.0)
+        # subtract in the tail where the CDF differences are accurate: for zl > 0,
+        # ndtr(-zl) - ndtr(-zh) (flip the sign of z, then of the difference; both exact)
+        s = np.where(zl > 0, -1.0, 1.0)
+        out = s * (ndtr(s * zh) - ndtr(s * zl))
+        return np.where(hi >= lo, np.minimum(np.maximum(out, 0.0), 1.0), 0.0)
+
+    def _mass1(self, lo, hi):
+        # the operations of mass() on floats (same values), for the scalar searches
+        ndtr = _special().ndtr
+        if hi < lo:
+            return 0.0
+        zl, zh = (lo - self.mu) / self.sigma, (hi - self.mu) / self.sigma
+        out = float(ndtr(-zl) - ndtr(-zh)) if zl > 0 else float(ndtr(zh) - ndtr(zl))
+        return min(max(out, 0.0), 1.0)
 
     def mass_mp(self, lo, hi):
         """:math:`\\Pr[lo \\le X \\le hi]` with mpmath at the working precision."""
