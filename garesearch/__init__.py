@@ -92,6 +92,8 @@ _SUBMODULES = {
     "widgets",
     "cli",
     "pleak",
+    "figures",
+    "plotting",
     "priors",
     "bound",
     "attribute",

@@ -1,14 +1,223 @@
-"""The main job: reproduce the paper's results (``python -m garesearch reproduce``)."""
+"""The main job: reproduce the paper's results (``python -m garesearch reproduce``).
+
+1. executes every ``notebooks/*.ipynb`` on a fresh kernel (two at a time by default) and
+   writes an HTML copy of each, with its outputs, to ``<output>/notebooks/``;
+2. regenerates the paper's figures in ``figures/`` (:mod:`garesearch.figures`);
+3. writes the claims report with :func:`garesearch.claims.write_report` (when that module
+   is present);
+4. prints progress as it goes and a table of timings, also saved as
+   ``<output>/timings.tsv``.
+
+The exit status is non-zero if any step fails.
+"""
 
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
+import importlib.util
+import multiprocessing
+import os
+import sys
+import time
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["NotebookRun", "execute_notebook", "find_notebooks", "main", "project_root"]
+
+
+@dataclass(frozen=True)
+class NotebookRun:
+    """Outcome of executing one notebook."""
+
+    name: str
+    seconds: float
+    ok: bool
+    error: str = ""
+    html: str = ""
+
+
+def project_root() -> Path:
+    """The folder that holds the ``garesearch`` package (the repository root in a checkout)."""
+    return Path(__file__).resolve().parent.parent
+
+
+def find_notebooks(folder: str | Path) -> list[Path]:
+    """Every ``*.ipynb`` in ``folder`` (not in sub-folders), sorted by name."""
+    return sorted(p for p in Path(folder).glob("*.ipynb") if not p.name.startswith("."))
+
+
+def _kernel_env() -> None:
+    """Let the kernels import this very ``garesearch`` (also from an uninstalled checkout)."""
+    root = str(project_root())
+    parts = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    if root not in parts:
+        os.environ["PYTHONPATH"] = os.pathsep.join([root, *parts])
+    os.environ.setdefault("MPLBACKEND", "module://matplotlib_inline.backend_inline")
+
+
+def execute_notebook(
+    path: str | Path, html_dir: str | Path | None = None, *, timeout: int = 600,
+    kernel_name: str = "python3",
+) -> NotebookRun:
+    """Execute one notebook top to bottom on a fresh kernel (working folder: its own).
+
+    Parameters
+    ----------
+    path : path
+        The ``.ipynb`` file (it is read, never written).
+    html_dir : path, optional
+        If given, write the executed notebook there as ``<name>.html`` (nbconvert's
+        ``HTMLExporter``), also when a cell fails (up to the failing cell).
+    timeout : int
+        Seconds allowed per cell.
+    kernel_name : str
+        Jupyter kernel to run it on.
+
+    Returns
+    -------
+    NotebookRun
+    """
+    import nbclient
+    import nbformat
+
+    path = Path(path)
+    _kernel_env()
+    start = time.perf_counter()
+    nb = nbformat.read(path, as_version=4)
+    error = ""
+    try:
+        client = nbclient.NotebookClient(
+            nb, timeout=timeout, kernel_name=kernel_name,
+            resources={"metadata": {"path": str(path.parent.resolve())}},
+        )
+        client.execute()
+    except Exception as exc:  # a failing cell, a timeout, a dead kernel: report, don't crash
+        error = f"{type(exc).__name__}: {exc}"
+    seconds = time.perf_counter() - start
+    html = ""
+    if html_dir is not None:
+        try:
+            from nbconvert import HTMLExporter
+
+            body, _ = HTMLExporter().from_notebook_node(nb)
+            out = Path(html_dir) / f"{path.stem}.html"
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text(body, encoding="utf-8")
+            html = str(out)
+        except Exception as exc:
+            error = error or f"HTML export failed: {type(exc).__name__}: {exc}"
+    return NotebookRun(path.name, seconds, not error, error, html)
+
+
+def _run_figures(folder: Path) -> tuple[bool, str]:
+    try:
+        from .figures import make_figures
+
+        paths = make_figures(folder)
+        return True, f"{len(paths)} files in {folder}/"
+    except Exception:
+        return False, traceback.format_exc()
+
+
+def _run_claims(output: Path) -> tuple[bool, str]:
+    if importlib.util.find_spec("garesearch.claims") is None:
+        return True, "skipped: garesearch.claims is not available"
+    try:
+        from . import claims
+
+        result = claims.write_report(output)
+        return True, f"written ({result})" if result is not None else f"written to {output}/"
+    except Exception:
+        return False, traceback.format_exc()
+
+
+def _say(text: str) -> None:
+    print(text, flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m garesearch reproduce", description=__doc__)
-    parser.add_argument("--output", default="output", help="folder for the generated files")
-    parser.parse_args(argv)
-    from .demo import main as demo
+    """Run the whole reproduction; returns 0 if every step succeeded, 1 otherwise."""
+    parser = argparse.ArgumentParser(
+        prog="python -m garesearch reproduce", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument("--output", default="output", help="folder for HTML copies, report, timings")
+    parser.add_argument("--notebooks", default="notebooks", help="folder with the notebooks")
+    parser.add_argument("--figures", default="figures", help="folder for the paper's figures")
+    parser.add_argument("--jobs", type=int, default=2, help="notebooks executed in parallel (default 2)")
+    parser.add_argument("--timeout", type=int, default=600, help="seconds allowed per notebook cell")
+    parser.add_argument("--skip-claims", action="store_true", help="do not write the claims report")
+    args = parser.parse_args(argv)
+    if args.jobs < 1:
+        parser.error("--jobs must be at least 1")
 
-    return demo([])
+    t0 = time.perf_counter()
+    output = Path(args.output)
+    html_dir = output / "notebooks"
+    html_dir.mkdir(parents=True, exist_ok=True)
+    notebooks = find_notebooks(args.notebooks)
+    failures: list[str] = []
+    timings: list[tuple[str, float, str]] = []
+    if not notebooks:
+        _say(f"[notebooks] none found in {args.notebooks}/ (run from the repository root)")
+        failures.append("notebooks: none found")
+
+    # Import the heavy modules once, then fork the workers (they inherit them); spawn where
+    # fork does not exist.
+    import nbclient  # noqa: F401
+    import nbconvert  # noqa: F401
+
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    with concurrent.futures.ProcessPoolExecutor(max_workers=args.jobs, mp_context=ctx) as pool:
+        futures = {
+            pool.submit(execute_notebook, nb, html_dir, timeout=args.timeout): nb
+            for nb in notebooks
+        }
+        _say(f"[notebooks] executing {len(notebooks)} notebooks, {args.jobs} at a time")
+
+        # figures and claims run here while the notebooks run in the workers
+        start = time.perf_counter()
+        ok, msg = _run_figures(Path(args.figures))
+        timings.append(("figures", time.perf_counter() - start, "ok" if ok else "FAILED"))
+        _say(f"[figures] {'ok' if ok else 'FAILED'} ({timings[-1][1]:.1f} s): {msg}")
+        if not ok:
+            failures.append("figures")
+        if args.skip_claims:
+            _say("[claims] skipped (--skip-claims)")
+        else:
+            start = time.perf_counter()
+            ok, msg = _run_claims(output)
+            timings.append(("claims report", time.perf_counter() - start, "ok" if ok else "FAILED"))
+            _say(f"[claims] {'ok' if ok else 'FAILED'} ({timings[-1][1]:.1f} s): {msg}")
+            if not ok:
+                failures.append("claims report")
+
+        done = 0
+        for fut in concurrent.futures.as_completed(futures):
+            done += 1
+            try:
+                run = fut.result()
+            except Exception as exc:
+                run = NotebookRun(futures[fut].name, 0.0, False, f"{type(exc).__name__}: {exc}")
+            status = "ok" if run.ok else "FAILED"
+            timings.append((run.name, run.seconds, status))
+            _say(f"[notebooks {done}/{len(notebooks)}] {run.name}: {status} ({run.seconds:.1f} s)")
+            if not run.ok:
+                _say("    " + run.error.strip().replace("\n", "\n    ")[:4000])
+                failures.append(run.name)
+
+    total = time.perf_counter() - t0
+    timings.append(("total", total, "ok" if not failures else "FAILED"))
+    lines = ["step\tseconds\tstatus"] + [f"{n}\t{s:.2f}\t{st}" for n, s, st in timings]
+    (output / "timings.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    _say(f"[done] {total:.1f} s; HTML copies in {html_dir}/, timings in {output / 'timings.tsv'}")
+    if failures:
+        _say("[done] FAILED: " + ", ".join(failures))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,104 @@
+"""One plot style for the notebooks and the paper's figures.
+
+Use :func:`style` as a context manager (or call :func:`apply_style` once in a notebook);
+:data:`COLORS` names the few colours used everywhere; :func:`mark_optimum` and
+:func:`mark_value` are the small helpers the notebooks share.
+Importing this module imports matplotlib (it is loaded lazily by ``garesearch``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+
+import matplotlib as mpl
+
+__all__ = ["COLORS", "RC", "apply_style", "mark_optimum", "mark_value", "style"]
+
+#: Colour names used throughout (colour-blind safe, from the Okabe-Ito palette).
+COLORS: dict[str, str] = {
+    "guess": "#0072B2",  # X', the correct guesses
+    "compare": "#E69F00",  # the comparison set X-hat
+    "domain": "#999999",  # the whole space X
+    "paper": "#D55E00",  # the paper's construction / printed numbers
+    "sound": "#009E73",  # garesearch's sound construction
+    "lower": "#CC79A7",  # the lower side (eps_ub)
+    "upper": "#56B4E9",  # the upper side (eps_lb)
+    "ink": "#000000",
+}
+
+#: rcParams of the house style (also what makes the saved figures reproducible).
+RC: dict[str, object] = {
+    "figure.figsize": (6.0, 3.6),
+    "figure.dpi": 100,
+    "savefig.dpi": 200,
+    "font.size": 10,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.prop_cycle": mpl.cycler(
+        color=[COLORS[k] for k in ("guess", "compare", "sound", "paper", "lower", "upper")]
+    ),
+    "legend.frameon": False,
+    "lines.linewidth": 1.8,
+    "mathtext.fontset": "dejavusans",
+    "text.usetex": False,
+    "svg.hashsalt": "garesearch",
+    "svg.fonttype": "path",
+    "pdf.fonttype": 42,
+}
+
+
+@contextlib.contextmanager
+def style() -> Iterator[None]:
+    """Context manager: draw with the house style, restore the previous rcParams after.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> with style():
+    ...     fig, ax = plt.subplots()
+    """
+    with mpl.rc_context(RC):
+        yield
+
+
+def apply_style() -> None:
+    """Switch the house style on for the rest of the session (for notebooks)."""
+    mpl.rcParams.update(RC)
+
+
+def mark_optimum(ax, x: float, y: float, *, label: str | None = None, color: str | None = None,
+                 fmt: str = "{x:.4g}, {y:.4g}"):
+    """Mark the point ``(x, y)`` on ``ax`` with a dot, dotted guides to the axes and a note.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+    x, y : float
+        The point (for example the best radius ``a`` and its epsilon).
+    label : str, optional
+        Legend entry for the dot.
+    color : str, optional
+        Default: ``COLORS["ink"]``.
+    fmt : str
+        Format of the note written next to the dot (``x`` and ``y`` are available).
+
+    Returns
+    -------
+    matplotlib.lines.Line2D
+        The dot.
+    """
+    color = color or COLORS["ink"]
+    ax.axvline(x, color=color, lw=0.8, ls=":", zorder=1)
+    ax.axhline(y, color=color, lw=0.8, ls=":", zorder=1)
+    (dot,) = ax.plot([x], [y], "o", color=color, ms=6, zorder=5, label=label)
+    ax.annotate(fmt.format(x=x, y=y), (x, y), xytext=(6, 6), textcoords="offset points",
+                fontsize=8, color=color)
+    return dot
+
+
+def mark_value(ax, y: float, *, label: str, color: str | None = None, ls: str = "--"):
+    """Draw a horizontal reference line at ``y`` (for example a number printed in the paper)."""
+    return ax.axhline(y, color=color or COLORS["paper"], lw=1.0, ls=ls, label=label)

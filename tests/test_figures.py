@@ -1,0 +1,196 @@
+"""The paper's figures: labels where the paper's label files put them, regions of the right
+size and shape, byte-identical files from run to run."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+import numpy as np
+import pytest
+from matplotlib.path import Path as MplPath
+
+from garesearch import figures
+from garesearch.errors import ParameterError
+
+# Copied by hand from the paper's label files (\begin{picture}(W,H)(x0,y0) and \put(x,y)).
+PAPER = {
+    "figure1_corner": (
+        (1374, 1374, -11, -523),
+        [("$a$", 766, 434), ("$X'$", 1036, -376), ("$X$", 226, -286)],
+    ),
+    "figure2a_andor": (
+        (2772, 2454, -11, -1648),
+        [
+            (r"$x_i - t_i \leq r_i$", 1126, 659),
+            (r"$x_j - t_j \leq r_j$", 2746, -556),
+            ("$r_j$", 946, -691),
+            ("$r_i$", 1441, -376),
+            ("$(t_i,t_j)$", 1306, -781),
+        ],
+    ),
+    "figure2b_split": (
+        (2322, 2454, -11, -1648),
+        [
+            (r"$x_j - t_j \leq r_j$", 2296, -556), (r"$x_i - t_i \leq r_i$", 856, 659),
+            ("$a$", 991, -151), ("$a$", 1441, -466), ("$(t_i,t_j)$", 1036, -691),
+            ("$X'_0$", 586, -556),
+            (r"$\hat{X'}_0$", 586, -151), (r"$\hat{X'}_0$", 1441, -151),
+            (r"$\hat{X'}_0$", 586, -1096), (r"$\hat{X'}_0$", 1441, -1096),
+            ("$X'_1$", 1936, -556), ("$X'_2$", 1081, 299), ("$X'_4$", 991, -1501),
+            ("$X'_3$", 91, -556),
+            (r"$\hat{X'}_3$", 91, -1096), (r"$\hat{X'}_3$", 91, -151),
+            (r"$\hat{X'}_2$", 541, 299), (r"$\hat{X'}_2$", 1441, 299),
+            (r"$\hat{X'}_1$", 1891, -151), (r"$\hat{X'}_1$", 1891, -1096),
+            (r"$\hat{X'}_4$", 541, -1501), (r"$\hat{X'}_4$", 1441, -1501),
+        ],
+    ),
+}
+
+
+def shoelace(xy) -> float:
+    xy = np.asarray(xy, dtype=float)
+    x, y = xy[:, 0], xy[:, 1]
+    return 0.5 * abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
+
+
+def region_areas(fig) -> dict[str, float]:
+    areas: dict[str, float] = {}
+    for patch in fig.axes[0].patches:
+        gid = patch.get_gid()
+        if gid and gid != "dimension":
+            areas[gid] = areas.get(gid, 0.0) + shoelace(patch.get_xy())
+    return areas
+
+
+def region_paths(fig, name):
+    return [MplPath(p.get_xy()) for p in fig.axes[0].patches if p.get_gid() == name]
+
+
+@pytest.fixture(scope="module")
+def drawn():
+    return {name: fun() for name, fun in figures.FIGURES.items()}
+
+
+@pytest.mark.parametrize("name", sorted(PAPER))
+def test_labels_are_the_papers_at_the_papers_positions(drawn, name):
+    (w, h, x0, y0), labels = PAPER[name]
+    texts = [t for t in drawn[name].texts if t.get_gid() == "label"]
+    assert Counter(t.get_text() for t in texts) == Counter(s for s, _, _ in labels)
+    found = sorted((t.get_text(), *np.round(t.get_position(), 12)) for t in texts)
+    expected = sorted((s, round((x - x0) / w, 12), round((y - y0) / h, 12)) for s, x, y in labels)
+    assert found == expected
+    for t in texts:  # [lb] in the label files: left, baseline
+        assert t.get_ha() == "left" and t.get_va() == "baseline"
+        assert t.get_fontsize() == 12
+        assert not t.get_usetex()
+
+
+@pytest.mark.parametrize("name", sorted(PAPER))
+def test_figure_has_the_pictures_size(drawn, name):
+    (w, h, _, _), _ = PAPER[name]
+    inch = 72.27 * 65536 / 4144  # picture units (4144 sp) per inch
+    np.testing.assert_allclose(drawn[name].get_size_inches(), [w / inch, h / inch], rtol=1e-12)
+
+
+def test_picture_to_fraction_maps_the_box_to_the_unit_square():
+    pic = (2772, 2454, -11, -1648)
+    assert figures.picture_to_fraction(-11, -1648, pic) == (0.0, 0.0)
+    assert figures.picture_to_fraction(2761, 806, pic) == (1.0, 1.0)
+    assert figures.picture_to_fraction(1375, -421, pic) == (0.5, 0.5)
+
+
+def test_figure1_corner_regions():
+    r, a = 300.0, 800.0
+    fig = figures.figure1_corner(r=r, a=a)
+    areas = region_areas(fig)
+    side = 1352.0
+    assert areas["X"] == pytest.approx(side**2)
+    # X' and the comparison set are quarter discs / a quarter annulus around the corner
+    assert areas["X'"] == pytest.approx(math.pi * r**2 / 4, rel=1e-4)
+    assert areas["Xhat_a"] == pytest.approx(math.pi * (a**2 - r**2) / 4, rel=1e-4)
+    assert areas["ball_a"] == pytest.approx(math.pi * a**2, rel=1e-4)
+    # the corner case: only a quarter of the ball of radius a lies in X
+    assert (areas["X'"] + areas["Xhat_a"]) / areas["ball_a"] == pytest.approx(0.25, rel=1e-4)
+    # every point of X' and of the comparison set is in X
+    lo, hi = region_paths(fig, "X")[0].vertices.min(0), region_paths(fig, "X")[0].vertices.max(0)
+    for name in ("X'", "Xhat_a"):
+        pts = region_paths(fig, name)[0].vertices
+        assert (pts >= lo - 1e-9).all() and (pts <= hi + 1e-9).all()
+
+
+@pytest.mark.parametrize("r", [(260.0, 200.0), (100.0, 350.0)])
+def test_figure2a_and_or_areas_and_membership(r):
+    ri, rj = r
+    fig = figures.figure2a_andor(r=r)
+    areas = region_areas(fig)
+    (x0, y0), (x1, y1) = region_paths(fig, "X")[0].vertices.min(0), region_paths(fig, "X")[0].vertices.max(0)
+    width, height = x1 - x0, y1 - y0
+    assert areas["AND"] == pytest.approx((2 * ri) * (2 * rj), rel=1e-12)
+    assert areas["OR"] == pytest.approx(
+        (2 * ri) * height + width * (2 * rj) - (2 * ri) * (2 * rj), rel=1e-12
+    )
+    # membership, from the definitions |x_i - t_i| <= r_i or/and |x_j - t_j| <= r_j
+    ti, tj = region_paths(fig, "AND")[0].vertices[:4].mean(0)
+    rng = np.random.default_rng(6)
+    pts = rng.uniform([x0, y0], [x1, y1], size=(20000, 2))
+    in_i = np.abs(pts[:, 0] - ti) <= ri
+    in_j = np.abs(pts[:, 1] - tj) <= rj
+    np.testing.assert_array_equal(region_paths(fig, "OR")[0].contains_points(pts), in_i | in_j)
+    np.testing.assert_array_equal(region_paths(fig, "AND")[0].contains_points(pts), in_i & in_j)
+
+
+def test_figure2b_blocks_areas_and_membership():
+    ri, rj, a = 150.0, 200.0, 600.0
+    fig = figures.figure2b_split(r=(ri, rj), a=a)
+    areas = region_areas(fig)
+    cross = (2 * ri) * (2 * a) + (2 * a) * (2 * rj) - (2 * ri) * (2 * rj)
+    assert areas["X'_0"] == pytest.approx(cross, rel=1e-12)
+    assert areas["Xhat'_0"] == pytest.approx((2 * a) ** 2 - cross, rel=1e-12)
+    for k, half in ((1, rj), (3, rj), (2, ri), (4, ri)):
+        assert areas[f"X'_{k}"] == pytest.approx((2 * a) * (2 * half), rel=1e-12)
+        assert areas[f"Xhat'_{k}"] == pytest.approx((2 * a) ** 2 - (2 * a) * (2 * half), rel=1e-12)
+    # X'_0 is the cross inside the central block around t; X-hat'_0 is the rest of the block
+    ti, tj = figures.SPLIT_T
+    rng = np.random.default_rng(7)
+    pts = rng.uniform([ti - a, tj - a], [ti + a, tj + a], size=(20000, 2))
+    cross_pts = (np.abs(pts[:, 0] - ti) <= ri) | (np.abs(pts[:, 1] - tj) <= rj)
+    np.testing.assert_array_equal(region_paths(fig, "X'_0")[0].contains_points(pts), cross_pts)
+    in_hat = np.zeros(len(pts), bool)
+    for path in region_paths(fig, "Xhat'_0"):
+        in_hat |= path.contains_points(pts)
+    np.testing.assert_array_equal(in_hat, ~cross_pts)
+
+
+def test_bad_geometry_is_refused():
+    with pytest.raises(ParameterError, match="a must satisfy"):
+        figures.figure1_corner(r=500, a=400)
+    with pytest.raises(ParameterError, match="r_i"):
+        figures.figure2a_andor(r=(-1.0, 10.0))
+    with pytest.raises(ParameterError, match="r_i, r_j < a"):
+        figures.figure2b_split(r=(700.0, 10.0), a=600.0)
+
+
+def test_files_are_written_and_byte_identical(tmp_path):
+    first = figures.make_figures(tmp_path / "one")
+    second = figures.make_figures(tmp_path / "two")
+    assert sorted(p.name for p in first) == sorted(
+        f"{n}.{e}" for n in ("figure1_corner", "figure2a_andor", "figure2b_split")
+        for e in ("pdf", "png", "svg")
+    )
+    for p, q in zip(first, second, strict=True):
+        assert p.read_bytes() == q.read_bytes(), p.name
+    for p in first:
+        data = p.read_bytes()
+        if p.suffix == ".pdf":
+            assert data.startswith(b"%PDF") and b"CreationDate" not in data
+        elif p.suffix == ".png":
+            assert data.startswith(b"\x89PNG") and b"Software" not in data
+        else:
+            assert b"<svg" in data and b"<dc:date>" not in data
+
+
+def test_command_line(tmp_path, capsys):
+    assert figures.main(["--output", str(tmp_path)]) == 0
+    assert len(list(tmp_path.iterdir())) == 9
+    assert "figure2b_split.svg" in capsys.readouterr().out

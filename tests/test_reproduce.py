@@ -1,0 +1,79 @@
+"""``python -m garesearch reproduce``: executes notebooks, writes HTML copies, figures,
+timings, and fails when anything fails."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbformat.v4 import new_code_cell, new_notebook
+
+from garesearch import reproduce
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _notebook(path: Path, *sources: str) -> None:
+    nb = new_notebook(cells=[new_code_cell(s) for s in sources])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(nb, path)
+
+
+def test_find_notebooks_sorted_and_only_notebooks(tmp_path):
+    for name in ("b.ipynb", "a.ipynb", "notes.md", ".hidden.ipynb"):
+        (tmp_path / name).write_text("{}")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "c.ipynb").write_text("{}")
+    assert [p.name for p in reproduce.find_notebooks(tmp_path)] == ["a.ipynb", "b.ipynb"]
+
+
+def test_reproduce_runs_everything_and_reports_failure(tmp_path, capsys):
+    nbs = tmp_path / "nbs"
+    nbs.mkdir()
+    _notebook(nbs / "good.ipynb", "import garesearch\nprint(6 * 7)")
+    _notebook(nbs / "bad.ipynb", "raise RuntimeError('broken on purpose')")
+    out, figs = tmp_path / "out", tmp_path / "figs"
+    code = reproduce.main(["--output", str(out), "--notebooks", str(nbs), "--figures", str(figs),
+                           "--skip-claims", "--jobs", "2"])
+    assert code == 1
+    log = capsys.readouterr().out
+    assert "good.ipynb: ok" in log and "bad.ipynb: FAILED" in log and "broken on purpose" in log
+    good_html = (out / "notebooks" / "good.html").read_text(encoding="utf-8")
+    assert "42" in good_html  # the HTML copy holds the outputs
+    assert (out / "notebooks" / "bad.html").exists()
+    assert sorted(p.suffix for p in figs.iterdir()) == [".pdf"] * 3 + [".png"] * 3 + [".svg"] * 3
+    timings = (out / "timings.tsv").read_text().splitlines()
+    assert timings[0] == "step\tseconds\tstatus"
+    assert {line.split("\t")[0] for line in timings[1:]} == {"figures", "good.ipynb", "bad.ipynb", "total"}
+    # the notebooks themselves are left as they were: without outputs
+    assert nbformat.read(nbs / "good.ipynb", as_version=4).cells[0].outputs == []
+
+
+def test_no_notebooks_is_a_failure(tmp_path):
+    code = reproduce.main(["--output", str(tmp_path / "o"), "--notebooks", str(tmp_path / "none"),
+                           "--figures", str(tmp_path / "f"), "--skip-claims"])
+    assert code == 1
+
+
+def test_claims_step_skips_without_the_module(monkeypatch, tmp_path):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "garesearch.claims" else real(name, *a))
+    ok, message = reproduce._run_claims(tmp_path)
+    assert ok and "skipped" in message
+
+
+@pytest.mark.slow
+def test_full_reproduce_under_two_minutes(tmp_path):
+    start = time.perf_counter()
+    code = reproduce.main(["--output", str(tmp_path / "output"),
+                           "--notebooks", str(ROOT / "notebooks"), "--figures", str(tmp_path / "figures")])
+    elapsed = time.perf_counter() - start
+    assert code == 0
+    assert elapsed < 120, f"reproduce took {elapsed:.0f} s"
+    html = sorted(p.stem for p in (tmp_path / "output" / "notebooks").glob("*.html"))
+    assert html == sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb"))
