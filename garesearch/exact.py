@@ -66,6 +66,7 @@ __all__ = [
     "exact_advantage",
     "exact_epsilon",
     "monte_carlo_attacker",
+    "or_event",
     "posterior",
     "soundness_counterexamples",
     "soundness_search",
@@ -504,7 +505,7 @@ def _refine_y(pb, one_set, ys, y0, sign):
     def f(y):
         return -sign * float(_post(pb.integ, np.array([y]), one_set)[0, 0])
 
-    res = minimize_scalar(f, bounds=(a, b), method="bounded", options={"xatol": 1e-10 * max(1.0, abs(b - a))})
+    res = minimize_scalar(f, bounds=(a, b), method="bounded", options={"xatol": 1e-8 * abs(b - a)})
     return float(res.x), -sign * float(res.fun)
 
 
@@ -605,7 +606,7 @@ def _refine_t(pb, eps, sides, best):
         cache[float(tt)] = (res, float(p[0]))
         return -float(_side_value(res[0], res[1], sides)[0])
 
-    opt = minimize_scalar(f, bounds=(a, b), method="bounded", options={"xatol": 1e-7 * max(1.0, abs(b - a))})
+    opt = minimize_scalar(f, bounds=(a, b), method="bounded", options={"xatol": 1e-5 * abs(b - a)})
     if -opt.fun > _side_value(best["upper"], best["lower"], sides):
         res, p = cache[float(opt.x)]
         best = dict(t=float(opt.x), upper=res[0][0], lower=res[1][0], y_upper=res[2][0],
@@ -694,6 +695,22 @@ def exact_advantage(
     )
 
 
+def or_event(prior: Categorical) -> Callable:
+    r"""``correct`` for an OR-event over tuple values (Sec. 4.3, Sec. 6.1): a guess is correct when it
+    matches the truth in at least one component.
+
+    Returns a callable ``t -> [values sharing a component with t]`` to pass as ``correct``.
+    """
+    if not (isinstance(prior, Categorical) and prior.metric == "discrete"
+            and all(isinstance(v, tuple) for v in prior.values)):
+        raise ParameterError("prior must be a Categorical over tuples (one component per attribute)")
+
+    def correct(t):
+        return [v for v in prior.values if any(a == b for a, b in zip(v, t, strict=True))]
+
+    return correct
+
+
 def posterior(prior: Prior, mechanism: Mechanism, *, epsilon: float, r: float, t: Any, y,
               target: Any = None, correct: Callable | None = None):
     r"""Exact posterior :math:`\Pr_{post}[\mathcal B(t, r) \mid y]` (Sec. 3.2), vectorised over ``y``.
@@ -765,9 +782,19 @@ def exact_epsilon(
     if not (isinstance(delta, (int, float, np.integer, np.floating)) and 0 < delta < 1):
         raise ParameterError(f"delta must lie in (0, 1); got {delta!r}")
 
+    hints: list = []  # worst true values seen so far: a violation there needs no full search
+
     def adv(e):
-        return exact_advantage(prior, mechanism, epsilon=e, r=r, t=t, sides=sides, target=target,
-                               correct=correct).advantage
+        for h in hints:
+            a = exact_advantage(prior, mechanism, epsilon=e, r=r, t=h, sides=sides, target=target,
+                                correct=correct).advantage
+            if a > delta:
+                return a
+        res = exact_advantage(prior, mechanism, epsilon=e, r=r, t=t, sides=sides, target=target,
+                              correct=correct)
+        if t is None and target is None and res.t not in hints:
+            hints.append(res.t)
+        return res.advantage
 
     e0 = 1.0 / _spread(prior)
     lo, hi = None, None
