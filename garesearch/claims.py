@@ -63,7 +63,10 @@ __all__ = [
     "epsilon_against_a",
     "evaluate_check",
     "main",
+    "plot_cats_or",
+    "plot_epsilon_against_a",
     "summary",
+    "summary_line",
     "to_html",
     "to_json",
     "to_markdown",
@@ -2321,6 +2324,87 @@ def _b1_d_delta():
 
 
 # ==========================================================================================
+# Plots for the report's notebook
+# ==========================================================================================
+def plot_epsilon_against_a(name: str, ax=None):
+    r"""Eq. (main)'s epsilon against the radius ``a`` for the salary or ships example.
+
+    Draws the paper's construction (exponent ``a``) and the sound one (exponent ``a + r``),
+    marks the paper's ``a`` and each construction's best ``a``, and shades the radii where no
+    epsilon > 0 exists (Sec. 6.2, 6.3).
+
+    Parameters
+    ----------
+    name : {"salary", "ships"}
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    import matplotlib.pyplot as plt
+
+    ex = _EXAMPLES[name]
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 4))
+    r, R = ex["r"], _example_R(name)
+    a = np.linspace(r * 1.0001, R, 1500)
+    for construction, style in (("paper", "-"), ("sound", "--")):
+        eps = epsilon_against_a(name, a, construction=construction)
+        ax.plot(a, eps, style, label=f"{construction} construction")
+        best = _best_a(name, construction)
+        ax.plot([best.a], [best.epsilon], "o", color=ax.lines[-1].get_color())
+        ax.annotate(f"best a = {best.a:.1f}", (best.a, best.epsilon), textcoords="offset points",
+                    xytext=(5, 5 if construction == "paper" else -14), fontsize=8)
+    infeasible = np.isnan(epsilon_against_a(name, a, construction="paper"))
+    if infeasible.any():
+        ax.axvspan(r, a[infeasible].max(), color="0.85", label="no eps > 0 (paper)")
+    ax.axvline(ex["a"], color="k", lw=0.8, ls=":", label=f"paper's a = {ex['a']:g}")
+    ax.set_xlabel("radius a of the comparison set")
+    ax.set_ylabel("epsilon per unit of distance")
+    ax.set_title(f"{name}: t = mu, r = {r:g}, delta = {ex['delta']:g}")
+    ax.set_xlim(r, R)
+    ax.legend(fontsize=8)
+    return ax
+
+
+def plot_cats_or(ax=None, delta: float = DELTA):
+    r"""The two-sided epsilon against the prior ``p`` (Sec. 3.2, ``R = 1``) with the cats OR
+    values (Sec. 6.1) and both worst points :math:`(1 \pm \delta)/2`.
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 4))
+    p = np.linspace(0.005, 0.995, 1000)
+    lb, ub, eps = cats_or_epsilon_against_prior(p, delta)
+    ax.plot(p, lb, ":", lw=1, label="eps_lb (upper side)")
+    ax.plot(p, ub, ":", lw=1, label="eps_ub (lower side)")
+    ax.plot(p, eps, "-", lw=2, label="min(eps_lb, eps_ub)")
+    for x in ((1 - delta) / 2, (1 + delta) / 2):
+        ax.axvline(x, color="0.5", lw=0.8, ls="--")
+    values = {}
+    for (colour, _), v in _cats_or().items():
+        values[colour] = v
+    for i, (colour, v) in enumerate(sorted(values.items(), key=lambda kv: kv[1])):
+        e = _two_sided(v, delta)
+        ax.plot([v], [e], "o", color="C3")
+        ax.annotate(f"{colour}\n{e:.4f}", (v, e), textcoords="offset points",
+                    xytext=(-12, 10 if i % 2 else -24), fontsize=8)
+    ax.set_xlim(0.35, 0.75)
+    ax.set_ylim(0.38, 0.47)
+    ax.set_xlabel("prior p of the correct guesses")
+    ax.set_ylabel("epsilon")
+    ax.set_title("cats OR event: worst points (1 - delta)/2 and (1 + delta)/2")
+    ax.legend(fontsize=8)
+    return ax
+
+
+# ==========================================================================================
 # Output: table, JSON, Markdown, HTML
 # ==========================================================================================
 def _short(x, width: int = 60) -> str:
@@ -2337,12 +2421,13 @@ def _table(results: Sequence[ClaimResult]) -> str:
         lines.append(f"{r.id:<26} {r.verdict:<9}  {_short(r.paper, 40)}  ->  {_short(r.computed, 50)}")
     s = summary(results)
     lines.append("")
-    lines.append(_summary_line(results))
+    lines.append(summary_line(results))
     del s
     return "\n".join(lines)
 
 
-def _summary_line(results: Sequence[ClaimResult]) -> str:
+def summary_line(results: Sequence[ClaimResult]) -> str:
+    """One line: how many claims are CONFIRMED, TYPO and WRONG (all, and the paper's list)."""
     s = summary(results)
     listed = [r for r in results if r.origin == "list"]
     sl = summary(listed)
@@ -2363,8 +2448,9 @@ def _md_escape(s: str) -> str:
     return str(s).replace("|", "\\|").replace("\n", " ")
 
 
-def to_markdown(results: Sequence[ClaimResult] | None = None) -> str:
-    """The report as Markdown: a summary, a table, and one section per claim."""
+def to_markdown(results: Sequence[ClaimResult] | None = None, *, details: bool = True) -> str:
+    """The report as Markdown: a summary, a table, and (``details=True``) one section per
+    claim with its explanation and checks."""
     results = check_all() if results is None else results
     out = [
         "# Claims report",
@@ -2375,7 +2461,7 @@ def to_markdown(results: Sequence[ClaimResult] | None = None) -> str:
         "word or intermediate value is wrong; WRONG: the printed result does not follow. Each "
         "verdict is computed from the checks listed under the claim.",
         "",
-        f"**{_summary_line(results)}**",
+        f"**{summary_line(results)}**",
         "",
         "| id | location | verdict | paper | computed |",
         "|---|---|---|---|---|",
@@ -2386,6 +2472,8 @@ def to_markdown(results: Sequence[ClaimResult] | None = None) -> str:
             f"{_md_escape(_short(r.paper, 50))} | {_md_escape(_short(r.computed, 60))} |"
         )
     out.append("")
+    if not details:
+        return "\n".join(out)
     for r in results:
         out += [
             f"## {r.id}",
@@ -2458,7 +2546,7 @@ def to_html(results: Sequence[ClaimResult] | None = None) -> str:
         "<p>Every claim of Laud and Pankova's paper, checked by garesearch. CONFIRMED: holds as "
         "printed; TYPO: the result holds but something printed is wrong; WRONG: the printed "
         "result does not follow. Verdicts are computed from the checks listed under each claim.</p>"
-        f"<p><b>{e(_summary_line(results))}</b></p>"
+        f"<p><b>{e(summary_line(results))}</b></p>"
         "<table><tr><th>id</th><th>location</th><th>verdict</th><th>paper</th><th>computed</th></tr>"
         f"{rows}</table>{''.join(sections)}</body></html>"
     )
@@ -2478,7 +2566,7 @@ def write_report(output_dir: str | Path = "output") -> str:
     (out / "claims.md").write_text(to_markdown(results), encoding="utf-8")
     (out / "claims.html").write_text(to_html(results), encoding="utf-8")
     (out / "claims.json").write_text(to_json(results), encoding="utf-8")
-    return _summary_line(results)
+    return summary_line(results)
 
 
 def main(argv: list[str] | None = None) -> int:
