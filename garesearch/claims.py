@@ -705,6 +705,7 @@ def _s41_xhat():
                   dist, a),
             Check("exact posterior of a Laplace mechanism at the paper's eps <= p + delta",
                   "result", "le", ce["posterior"], ce["bound"]),
+            *_derivation_checks("comparison_set_distance"),
         ),
         explanation=(
             "Wrong: for X' = [t-r, t+r] the points within distance a of every point of X' "
@@ -745,6 +746,7 @@ def _s41_uniform():
         checks=(
             Check("interior t: Pr[|X - t| <= r] = 2r/R", "result", "close", p, 2 * r / R),
             Check("interior t: g(a) = 2a/R", "result", "close", g, 2 * a / R),
+            *_derivation_checks("uniform_prior"),
         ),
         explanation=(
             "Holds for a true value whose ball of radius a lies inside the domain (R = the "
@@ -776,6 +778,7 @@ def _s41_uniform_corner():
             Check("Pr[X'] = 2r/R", "result", "close", p, 2 * r / R),
             Check("Pr[X' u X_hat] = a'/R", "result", "close", whole, a2 / R),
             Check("Pr[X_hat] = (a' - 2r)/R", "result", "close", q, (a2 - 2 * r) / R),
+            *_derivation_checks("uniform_corner"),
         ),
         explanation=(
             "Holds: with X' = [0, 2r] at the end of the domain, the comparison set of mass "
@@ -854,6 +857,7 @@ def _s41_worst_crit():
             Check("garesearch's worst_case_prior(delta=0.1) = 0.45", "result", "close", wp, 0.45),
             Check("f'' at the stationary point < 0 (a maximum, as printed)", "printed", "lt",
                   float(second), 0.0),
+            *_derivation_checks("worst_prior_q1_derivative"),
         ),
         explanation=(
             "The stationary point p = (1-delta)/2 is right and is the worst prior, but it is "
@@ -887,6 +891,7 @@ def _s41_q_dfdp():
                   "close", true_v, printed_v),
             Check("true derivative minus 1/((p+d)(1-p-d)) + q/(p(q-p)), over R", "result", "eq",
                   _zero(df - (1 / ((p + d) * (1 - p - d)) - q / (p * (q - p))) / R), "0"),
+            *_derivation_checks("worst_prior_general_q_derivative"),
         ),
         explanation=(
             "Wrong: with q - p in place of 1 - p, f = -ln(p/(q-p) (1/(delta+p) - 1))/R has "
@@ -916,6 +921,7 @@ def _s41_q_crit():
             Check("the printed critical point lies in (0, q)", "result", "true", 0 < printed < qv),
             Check("printed critical point equals garesearch's worst prior", "result", "close",
                   printed, true_p),
+            *_derivation_checks("worst_prior_general_q_paper_point"),
         ),
         explanation=(
             "Wrong: the printed p = (delta(1-delta) + q(1-q))/(2(delta+q-1)) solves the wrong "
@@ -942,6 +948,7 @@ def _s41_q_practice():
                   "close", worst, closed),
             Check("min over 999 priors of the two-sided eps (R = 1) >= the worst-case eps",
                   "result", "ge", float(two.min()), closed * (1 - 1e-12)),
+            *_derivation_checks("worst_prior_q1_sufficient"),
         ),
         explanation=(
             "Holds: with a = R every comparison set is the whole rest of the space, and "
@@ -1000,6 +1007,7 @@ def _s41_discrete_two_nearest():
         checks=(
             Check("smallest eps at the neighbours of p' = (1-delta)/2 equals the smallest over "
                   "all values (cats OR event)", "result", "close", rule, true_worst),
+            *_derivation_checks("discrete_two_nearest"),
         ),
         explanation=(
             "Wrong for the two-sided bound eps = min(eps_lb, eps_ub) that Def. 7 needs: it has "
