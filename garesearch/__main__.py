@@ -15,6 +15,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "figures": ("garesearch.figures", "redraw the paper's three figures into figures/"),
     "claims": ("garesearch.claims", "every claim of the paper, checked, with a verdict"),
     "epsilon": ("garesearch.cli", "epsilon for a prior, a precision r and an advantage bound delta"),
+    "bench": ("garesearch.bench", "measure speed and accuracy against the targets (--json)"),
 }
 
 

@@ -1,0 +1,430 @@
+r"""Benchmarks: how fast and how accurate garesearch is (``python -m garesearch.bench``).
+
+Prints a table of the measurements below, each with its target on a 2-core machine, and
+with ``--json`` one JSON object instead.  The benchmark is a measurement, not a test: a
+missed target is reported, never an error (the exit status is 0 unless a measurement
+itself fails).
+
+``import_ratio``
+    Median wall time of ``python -c "import garesearch"`` over that of
+    ``python -c "import numpy, mpmath"``, the two interleaved in one run.  Target <= 1.3.
+``vector_ratio``
+    Time of :func:`~garesearch.bound.epsilon_for_advantage` (Eq. (main), ``q`` given) on
+    10^6 random feasible float64 inputs over the time of the same formula written as one
+    bare numpy expression without input checks, same inputs, interleaved.  Target <= 2.
+``optimise_ms``
+    Median time of ``epsilon_for_attribute(Normal(2000, 235.7), r=100, delta=0.1)``: the
+    worst case over the true value ``t`` (Sec. 4.1 and 6.2), both sides, sound
+    construction.  Target <= 20 ms.  (``optimise_first_ms`` is the first call, which also
+    imports scipy.)
+``optimise_rel_gap``
+    Relative gap between that call's upper-side epsilon and the maximum over the
+    comparison distance ``D`` found independently at the returned ``t``: Eq. (main) with
+    the normal prior's masses from ``mpmath.erf`` at 40 digits, on a dense grid across the
+    whole range of ``D`` and around the returned ``D``, refined by golden-section search.
+    Target <= 1e-9.
+``mp50_ms``
+    Median time of one ``epsilon_for_advantage(delta=0.1, p=0.2, dps=50)`` (mpmath at 50
+    digits).  Target <= 5 ms.
+``float_vs_mp_max_rel_err``
+    Largest relative difference between the float64 path and the mpmath path (50 digits)
+    of ``epsilon_for_advantage`` over a grid with ``p`` log-spaced from 1e-12 to 1 - 1e-12
+    (towards both ends) and ``delta`` log-spaced from 1e-9 to 0.9, both sides (Sec. 3.2)
+    and Eq. (main) with ``q = (1 - p)/2``.
+``reproduce_s``, ``tests_s``
+    Wall time of the README's two commands, ``make reproduce`` and ``make test``, run in
+    the project folder with the interpreter that runs the benchmark
+    (``make <target> PY=<python> STAMP=``, i.e. without the one-time set-up of ``.venv``;
+    ``make bench`` runs the benchmark inside ``.venv``).  Skipped with
+    ``--skip-reproduce`` / ``--skip-tests`` (or when there is no Makefile), then ``null``.
+    Targets <= 120 s and <= 300 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import mpmath
+import numpy as np
+
+__all__ = [
+    "TARGETS",
+    "float_vs_mp_error",
+    "import_ratio",
+    "machine",
+    "main",
+    "mp50_time",
+    "optimise_gap",
+    "optimise_time",
+    "run_benchmarks",
+    "vector_ratio",
+]
+
+#: key -> (target, description); every target is an upper bound
+TARGETS: dict[str, tuple[float, str]] = {
+    "import_ratio": (1.3, "import garesearch / import numpy, mpmath (median wall time)"),
+    "vector_ratio": (2.0, "epsilon_for_advantage / bare numpy expression, 10^6 inputs"),
+    "optimise_ms": (20.0, "epsilon_for_attribute(Normal(2000, 235.7), r=100, delta=0.1), ms"),
+    "optimise_rel_gap": (1e-9, "its epsilon vs. a 40-digit dense search over D"),
+    "mp50_ms": (5.0, "one epsilon_for_advantage at dps=50, ms"),
+    "float_vs_mp_max_rel_err": (1e-12, "float64 vs. mpmath path, p in [1e-12, 1-1e-12]"),
+    "reproduce_s": (120.0, "make reproduce, s"),
+    "tests_s": (300.0, "make test, s"),
+}
+
+_SALARY = {"mu": 2000.0, "sigma": 235.7, "r": 100.0, "delta": 0.1}
+
+
+def _root() -> Path:
+    """The folder holding the ``garesearch`` package (the project root in a checkout)."""
+    return Path(__file__).resolve().parents[1]
+
+
+def _median_ms(fun, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fun()
+        times.append(time.perf_counter() - t0)
+    return 1e3 * statistics.median(times)
+
+
+# ------------------------------------------------------------------------------------------
+def import_ratio(repeat: int = 15) -> dict[str, float]:
+    """Median wall time of a fresh ``import garesearch`` over ``import numpy, mpmath``.
+
+    Both run as ``python -c ...`` in new interpreters, interleaved ``repeat`` times each.
+    """
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(_root()), env.get("PYTHONPATH")]))
+    commands = {"garesearch": "import garesearch", "numpy_mpmath": "import numpy, mpmath"}
+    times: dict[str, list[float]] = {k: [] for k in commands}
+    for _ in range(repeat):
+        for key, code in commands.items():
+            t0 = time.perf_counter()
+            subprocess.run([sys.executable, "-c", code], env=env, check=True)
+            times[key].append(time.perf_counter() - t0)
+    med = {k: statistics.median(v) for k, v in times.items()}
+    return {
+        "import_ratio": med["garesearch"] / med["numpy_mpmath"],
+        "import_garesearch_ms": 1e3 * med["garesearch"],
+        "import_numpy_mpmath_ms": 1e3 * med["numpy_mpmath"],
+    }
+
+
+def _feasible_inputs(n: int, seed: int = 0):
+    """``n`` random (delta, p, q, a) for which Eq. (main) has a finite epsilon > 0."""
+    rng = np.random.default_rng(seed)
+    p = rng.uniform(1e-4, 0.9, n)
+    delta = rng.uniform(0.01, 0.99, n) * (1 - p)
+    q_min = p * (1 - p - delta) / (p + delta)  # Eq. (main) needs q > q_min
+    q = q_min + rng.uniform(0.05, 1.0, n) * (1 - p - q_min)
+    a = rng.uniform(0.5, 5.0, n)
+    return delta, p, q, a
+
+
+def vector_ratio(n: int = 10**6, repeat: int = 7) -> dict[str, float]:
+    """Time of ``epsilon_for_advantage`` on ``n`` inputs over the bare numpy expression."""
+    from .bound import epsilon_for_advantage
+
+    delta, p, q, a = _feasible_inputs(n)
+
+    def bare():
+        return (np.log(q) - np.log1p(-p) + np.log1p(delta / p) + np.log1p(delta / (1 - p - delta))) / a
+
+    def checked():
+        return epsilon_for_advantage(delta=delta, p=p, q=q, a=a)
+
+    if not np.allclose(checked(), bare(), rtol=1e-14, atol=0):
+        raise RuntimeError("epsilon_for_advantage and the bare expression disagree")
+    t_bare, t_checked = [], []
+    for _ in range(repeat):
+        t_bare.append(_median_ms(bare, 1))
+        t_checked.append(_median_ms(checked, 1))
+    b, c = statistics.median(t_bare), statistics.median(t_checked)
+    return {"vector_ratio": c / b, "vector_bare_ms": b, "vector_checked_ms": c}
+
+
+def optimise_time(repeat: int = 21):
+    """Median time of the salary example's worst case over ``t``; returns (timings, result)."""
+    from .attribute import epsilon_for_attribute
+    from .priors import Normal
+
+    prior = Normal(_SALARY["mu"], _SALARY["sigma"])
+
+    def run():
+        return epsilon_for_attribute(prior, r=_SALARY["r"], delta=_SALARY["delta"])
+
+    t0 = time.perf_counter()
+    res = run()
+    first = 1e3 * (time.perf_counter() - t0)
+    return {"optimise_ms": _median_ms(run, repeat), "optimise_first_ms": first}, res
+
+
+def _normal_mass_mp(mu, sigma, lo, hi):
+    """Pr[lo <= X <= hi] for X ~ N(mu, sigma^2), from mpmath.erf at the working precision."""
+    s = mpmath.sqrt(2) * sigma
+    return (mpmath.erf((hi - mu) / s) - mpmath.erf((lo - mu) / s)) / 2
+
+
+def _eps_upper_mp(mu, sigma, t, r, delta, D, cut_lo, cut_hi):
+    """Eq. (main) at distance ``D`` (sound construction, X' = [t-r, t+r]), mpmath.
+
+    The comparison set is every point within ``D`` of all of X' (cut at the search's
+    ends), outside X': ``[max(t+r-D, cut_lo), t-r)`` and ``(t+r, min(t-r+D, cut_hi)]``.
+    """
+    lo, hi = t - r, t + r
+    p = _normal_mass_mp(mu, sigma, lo, hi)
+    q = _normal_mass_mp(mu, sigma, max(hi - D, cut_lo), lo)
+    q += _normal_mass_mp(mu, sigma, hi, min(lo + D, cut_hi))
+    if not q > 0:
+        return -mpmath.inf
+    return (mpmath.log(q / (1 - p)) + mpmath.log1p(delta / p) + mpmath.log1p(delta / (1 - p - delta))) / D
+
+
+def optimise_gap(result, *, dps: int = 40, n: int = 1500) -> dict[str, float]:
+    """Relative gap between ``result.epsilon_upper`` and an independent search over ``D``.
+
+    At ``result.t`` (Normal prior, sound construction, no ``R``), Eq. (main)'s epsilon as a
+    function of the distance ``D`` is evaluated with ``mpmath.erf`` at ``dps`` digits on a
+    dense grid across ``[2r, D_max]`` (linear and log-spaced) and around ``result.distance``;
+    the best grid point is refined by golden-section search to a relative width of 1e-20.
+    """
+    prior = result.prior
+    with mpmath.workdps(dps):
+        mp = mpmath.mpf
+        t, r, delta = mp(result.t), mp(result.r), mp(result.delta)
+        cut_lo, cut_hi = mp(float(prior.quantile(1e-16))), mp(float(prior.quantile(1 - 1e-16)))
+        width = 2 * r
+        d_max = max(t + r - cut_lo, cut_hi - (t - r))
+
+        mu, sigma = mp(prior.mu), mp(prior.sigma)
+
+        def f(D):
+            return _eps_upper_mp(mu, sigma, t, r, delta, D, cut_lo, cut_hi)
+
+        span = d_max - width
+        grid = [width + span * k / n for k in range(1, n + 1)]
+        grid += [width + span * mpmath.power(10, -7 + 7 * mp(k) / n) for k in range(n)]
+        d0 = mp(result.distance)
+        grid += [d0 * (1 + mp(k) / (20 * n)) for k in range(-n, n + 1)]
+        grid = sorted(g for g in grid if width < g <= d_max)
+        values = [f(g) for g in grid]
+        i = max(range(len(grid)), key=lambda k: values[k])
+        a, b = grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)]
+        golden = (mpmath.sqrt(5) - 1) / 2
+        c, d = b - golden * (b - a), a + golden * (b - a)
+        fc, fd = f(c), f(d)
+        while b - a > mp(10) ** -20 * b:
+            if fc > fd:
+                b, d, fd = d, c, fc
+                c = b - golden * (b - a)
+                fc = f(c)
+            else:
+                a, c, fc = c, d, fd
+                d = a + golden * (b - a)
+                fd = f(d)
+        best = max(values[i], fc, fd)
+        gap = abs(mp(result.epsilon_upper) - best) / best
+        return {
+            "optimise_rel_gap": float(gap),
+            "optimise_distance_rel_diff": float(abs((a + b) / 2 - d0) / d0),
+        }
+
+
+def mp50_time(repeat: int = 200) -> dict[str, float]:
+    """Median time of one 50-digit ``epsilon_for_advantage`` (the cats AND-event)."""
+    from .bound import epsilon_for_advantage
+
+    epsilon_for_advantage(delta=0.1, p=0.2, dps=50)
+    return {
+        "mp50_ms": _median_ms(lambda: epsilon_for_advantage(delta=0.1, p=0.2, dps=50), repeat),
+        "mp50_q_ms": _median_ms(
+            lambda: epsilon_for_advantage(delta=0.1, p=0.2, q=0.5, a=2.0, dps=50), repeat
+        ),
+    }
+
+
+def float_vs_mp_error(n_p: int = 60, n_delta: int = 40, dps: int = 50) -> dict[str, float]:
+    """Largest relative difference of the float64 path from the mpmath path.
+
+    ``p`` log-spaced towards 0 and towards 1 (1e-12 ... 0.5 ... 1 - 1e-12), ``delta``
+    log-spaced in [1e-9, 0.9]; both sides (Sec. 3.2, ``q=None``) and Eq. (main) with
+    ``q = (1 - p)/2`` (NaN where infeasible).  Both paths get the same float64 inputs; an
+    infinity or NaN on one path and not the other counts as an infinite error.
+    """
+    from .bound import epsilon_for_advantage
+
+    half = np.geomspace(1e-12, 0.5, n_p // 2)
+    ps = np.unique(np.concatenate([half, 1 - half]))
+    deltas = np.geomspace(1e-9, 0.9, n_delta)
+    P, Dl = (x.ravel() for x in np.meshgrid(ps, deltas))
+    worst = 0.0
+    count = 0
+    for q in (None, "half"):
+        kw = {} if q is None else {"q": (1 - P) / 2, "infeasible": "nan"}
+        fast = np.asarray(epsilon_for_advantage(delta=Dl, p=P, **kw))
+        for k in range(P.size):
+            kwk = {} if q is None else {"q": float(kw["q"][k]), "infeasible": "nan"}
+            exact = epsilon_for_advantage(delta=float(Dl[k]), p=float(P[k]), dps=dps, **kwk)
+            f = fast[k]
+            count += 1
+            if mpmath.isnan(exact) or mpmath.isinf(exact):
+                same = (np.isnan(f) and mpmath.isnan(exact)) or (np.isinf(f) and mpmath.isinf(exact))
+                worst = worst if same else math.inf
+                continue
+            if not np.isfinite(f):
+                worst = math.inf
+                continue
+            worst = max(worst, float(abs(mpmath.mpf(float(f)) - exact) / abs(exact)))
+    return {"float_vs_mp_max_rel_err": worst, "float_vs_mp_points": count}
+
+
+def _make(target: str) -> float | None:
+    """Wall time of ``make <target>`` in the project folder with this interpreter."""
+    root = _root()
+    if not (root / "Makefile").is_file():
+        return None
+    t0 = time.perf_counter()
+    subprocess.run(
+        ["make", target, f"PY={sys.executable}", "STAMP="], cwd=root, check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    return time.perf_counter() - t0
+
+
+def machine() -> dict[str, object]:
+    """CPU model, cores, load, Python and library versions of this run."""
+    import scipy
+
+    model = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {
+        "cpu": model,
+        "cores": os.cpu_count(),
+        "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "scipy": scipy.__version__,
+        "mpmath": mpmath.__version__,
+        "platform": platform.platform(),
+    }
+
+
+# ------------------------------------------------------------------------------------------
+def run_benchmarks(
+    *,
+    repeat: int = 15,
+    size: int = 10**6,
+    skip_reproduce: bool = False,
+    skip_tests: bool = False,
+    log=None,
+) -> dict[str, object]:
+    """Run every benchmark; returns the measurements (see the module docstring).
+
+    ``repeat`` sets the number of runs of the import timing (the others scale with it),
+    ``size`` the number of inputs of the vectorised timing.
+    """
+    def say(text):
+        if log is not None:
+            print(text, file=log, flush=True)
+
+    out: dict[str, object] = {}
+    say("timing imports ...")
+    out.update(import_ratio(repeat))
+    say("timing the vectorised path ...")
+    out.update(vector_ratio(size, max(3, repeat // 2)))
+    say("timing the worst case over t ...")
+    timing, res = optimise_time(max(3, repeat + 6))
+    out.update(timing)
+    say("checking its optimum at 40 digits ...")
+    out.update(optimise_gap(res, n=max(50, 100 * repeat)))
+    out["optimise_epsilon"] = res.epsilon
+    out["optimise_t"] = res.t
+    say("timing the mpmath path ...")
+    out.update(mp50_time(max(10, 13 * repeat)))
+    say("comparing the float and mpmath paths ...")
+    out.update(float_vs_mp_error(*((60, 40) if repeat >= 5 else (6, 4))))
+    out["reproduce_s"] = None
+    if not skip_reproduce:
+        say("running make reproduce ...")
+        out["reproduce_s"] = _make("reproduce")
+    out["tests_s"] = None
+    if not skip_tests:
+        say("running make test ...")
+        out["tests_s"] = _make("test")
+    out["machine"] = machine()
+    return out
+
+
+def _fmt(value) -> str:
+    if value is None:
+        return "skipped"
+    if isinstance(value, float) and (value == 0 or abs(value) < 1e-3 or abs(value) >= 1e5):
+        return f"{value:.2e}"
+    return f"{value:.3g}" if isinstance(value, float) else str(value)
+
+
+def format_table(results: dict[str, object]) -> str:
+    """The measurements as a Markdown table, with the machine underneath."""
+    lines = ["| measurement | value | target | met |", "|---|---:|---:|:---:|"]
+    for key, (target, text) in TARGETS.items():
+        value = results.get(key)
+        met = "" if value is None else ("yes" if value <= target else "NO")
+        lines.append(f"| `{key}`: {text} | {_fmt(value)} | <= {_fmt(target)} | {met} |")
+    m = results.get("machine", {})
+    if m:
+        load = m.get("load_average")
+        lines.append("")
+        lines.append(
+            f"{m['cpu']}, {m['cores']} cores, Python {m['python']}, numpy {m['numpy']}, "
+            f"scipy {m['scipy']}, mpmath {m['mpmath']}"
+            + (f"; load average {load[0]:.1f} at the end" if load else "")
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line: ``python -m garesearch.bench [--json] [--skip-reproduce] [--skip-tests]``."""
+    parser = argparse.ArgumentParser(
+        prog="python -m garesearch.bench",
+        description="Measure garesearch's speed and accuracy against its targets.",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    parser.add_argument("--skip-reproduce", action="store_true", help="do not time 'make reproduce'")
+    parser.add_argument("--skip-tests", action="store_true", help="do not time 'make test'")
+    parser.add_argument(
+        "--repeat", type=int, default=15, help="runs of the import timing; the others scale with it"
+    )
+    parser.add_argument("--size", type=int, default=10**6, help="inputs of the vectorised timing")
+    args = parser.parse_args(argv)
+    if args.repeat < 1 or args.size < 1:
+        parser.error("--repeat and --size must be at least 1")
+    results = run_benchmarks(
+        repeat=args.repeat, size=args.size, skip_reproduce=args.skip_reproduce,
+        skip_tests=args.skip_tests, log=sys.stderr,
+    )
+    if args.json:
+        print(json.dumps(results, indent=2))
+    else:
+        print(format_table(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
