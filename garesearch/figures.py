@@ -20,6 +20,7 @@ from run to run (Agg, fixed metadata, fixed ``svg.hashsalt``).
 from __future__ import annotations
 
 import argparse
+import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -407,11 +408,18 @@ def save_figure(fig: Figure, stem: str, outdir: str | Path) -> list[Path]:
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
     paths = []
-    with style(), mpl.rc_context({**_FIGURE_RC, "svg.hashsalt": "garesearch"}):
-        for ext, kw in _FORMATS.items():
-            path = outdir / f"{stem}.{ext}"
-            fig.savefig(path, format=ext, bbox_inches="tight", pad_inches=0.03, **kw)
-            paths.append(path)
+    # fontTools warns about the old timestamps inside the Computer Modern fonts it subsets
+    font_log = logging.getLogger("fontTools")
+    level = font_log.level
+    font_log.setLevel(logging.ERROR)
+    try:
+        with style(), mpl.rc_context({**_FIGURE_RC, "svg.hashsalt": "garesearch"}):
+            for ext, kw in _FORMATS.items():
+                path = outdir / f"{stem}.{ext}"
+                fig.savefig(path, format=ext, bbox_inches="tight", pad_inches=0.03, **kw)
+                paths.append(path)
+    finally:
+        font_log.setLevel(level)
     return paths
 
 
