@@ -503,7 +503,8 @@ def _refine_y(pb, one_set, ys, y0, sign):
         return None
 
     def f(y):
-        return -sign * float(_post(pb.integ, np.array([y]), one_set)[0, 0])
+        v = float(_post(pb.integ, np.array([y]), one_set)[0, 0])
+        return -sign * (v if math.isfinite(v) else (0.0 if sign > 0 else 1.0))
 
     res = minimize_scalar(f, bounds=(a, b), method="bounded", options={"xatol": 1e-8 * abs(b - a)})
     return float(res.x), -sign * float(res.fun)
@@ -1086,7 +1087,9 @@ def _check_case(label, prior, r, delta, construction, sides, mechanism, tol):
 
     R = _paper_R(prior) if construction == "paper" else None
     try:
-        res = epsilon_for_attribute(prior, r=r, delta=delta, construction=construction, R=R, sides=sides)
+        with warnings.catch_warnings():  # Brent's method inside sees -inf where q is infeasible
+            warnings.simplefilter("ignore", RuntimeWarning)
+            res = epsilon_for_attribute(prior, r=r, delta=delta, construction=construction, R=R, sides=sides)
     except (InfeasibleError, ParameterError):
         return None
     if not math.isfinite(res.epsilon):
