@@ -157,8 +157,13 @@ def _sides(sides, q):
 
 def _where(cond, a, b, dps):
     if dps is None:
-        return np.where(cond, a, b)
+        return np.where(cond, a, b) if np.any(cond) else b
     return a if cond else b
+
+
+def _domain(cond, value, p, dps):
+    """``p`` with ``value`` where ``cond`` (keeps a formula's domain; computed only if needed)."""
+    return _where(cond, value(), p, dps) if np.any(cond) else p
 
 
 # --------------------------------------------------------------------------------------
@@ -294,7 +299,7 @@ def epsilon_for_advantage(
         inf = np.inf if dps is None else __import__("mpmath").inf
         if q is not None:
             up_open = pp + d >= 1
-            safe_p = _where(up_open, 0.5 * (1 - d), pp, dps)  # keep the formula's domain
+            safe_p = _domain(up_open, lambda: 0.5 * (1 - d), pp, dps)  # keep the formula's domain
             eps = evaluate(
                 eps_main_formula, {"delta": d, "p": safe_p, "q": v["q"], "a": aa}, dps
             )
@@ -312,12 +317,12 @@ def epsilon_for_advantage(
         results = []
         if sides in ("both", "upper"):
             up_open = pp + d >= 1
-            safe = _where(up_open, 0.5 * (1 - d), pp, dps)
+            safe = _domain(up_open, lambda: 0.5 * (1 - d), pp, dps)
             e = evaluate(eps_lb_formula, {"delta": d, "p": safe, "R": aa}, dps)
             results.append(_where(up_open, inf, e, dps))
         if sides in ("both", "lower"):
             low_open = pp <= d
-            safe = _where(low_open, 0.5 * (1 + d), pp, dps)
+            safe = _domain(low_open, lambda: 0.5 * (1 + d), pp, dps)
             e = evaluate(eps_ub_formula, {"delta": d, "p": safe, "R": aa}, dps)
             results.append(_where(low_open, inf, e, dps))
         if len(results) == 1:
