@@ -297,8 +297,17 @@ def _discrete_metric(prior: Categorical, t, r, delta, sides):
     return p, (up, 1 - p, 1.0, 1.0), low
 
 
-def _one_t(prior, t, r, delta, R, sides, construction):
-    """(epsilon, fields) for one true value."""
+def _upper_memo(memo, prior, t, r, delta, R):
+    """:func:`_upper_sound_continuous`, remembered in ``memo`` (a dict keyed by ``t``)."""
+    if memo is None:
+        return _upper_sound_continuous(prior, t, r, delta, R)
+    if t not in memo:
+        memo[t] = _upper_sound_continuous(prior, t, r, delta, R)
+    return memo[t]
+
+
+def _one_t(prior, t, r, delta, R, sides, construction, memo=None):
+    """(epsilon, fields) for one true value (``memo``: see :func:`_upper_memo`)."""
     if isinstance(prior, Categorical) and prior.metric == "discrete":
         p, upper, low = _discrete_metric(prior, t, r, delta, sides)
     elif construction == "paper":
@@ -307,7 +316,7 @@ def _one_t(prior, t, r, delta, R, sides, construction):
         if isinstance(prior, Categorical):
             p, upper = _upper_sound_finite(prior, t, r, delta, R)
         else:
-            p, upper = _upper_sound_continuous(prior, t, r, delta, R)
+            p, upper = _upper_memo(memo, prior, t, r, delta, R)
         if p <= 0:
             return None
         low = _lower_sound(prior, t, r, delta, p) if sides == "both" else math.inf
@@ -340,7 +349,7 @@ def _lower_exceeds(prior, lo, hi, delta, p, e):
     return 0 < m < math.inf and math.log(m) < math.log(p * (1 - p + delta) / (p - delta))
 
 
-def _epsilon_one_t(prior, t, r, delta, R, sides, construction):
+def _epsilon_one_t(prior, t, r, delta, R, sides, construction, memo=None):
     """:func:`_one_t`'s epsilon alone (``None`` where it gives ``None``); for searches.
 
     The lower side of the sound construction is solved only where it is smaller than the
@@ -349,7 +358,7 @@ def _epsilon_one_t(prior, t, r, delta, R, sides, construction):
     if construction != "sound" or isinstance(prior, Categorical):
         res = _one_t(prior, t, r, delta, R, sides, construction)
         return None if res is None else res["epsilon"]
-    p, upper = _upper_sound_continuous(prior, t, r, delta, R)
+    p, upper = _upper_memo(memo, prior, t, r, delta, R)
     if p <= 0:
         return None
     e_up = upper[0] if upper is not None else (math.inf if p + delta >= 1 else 0.0)
@@ -520,11 +529,12 @@ def _worst_t(prior, *args):
         raise InfeasibleError("no true value has prior mass within r")
     low = float(np.min(approx[usable]))
     near = usable if math.isinf(low) else usable & (approx <= low + _NEAR * abs(low))
-    found = [(e, t) for e, t in ((_epsilon_one_t(prior, float(t), *args), t) for t in ts[near])
+    memo: dict[float, Any] = {}  # upper side per t, shared by the searches below
+    found = [(e, t) for e, t in ((_epsilon_one_t(prior, float(t), *args, memo=memo), t) for t in ts[near])
              if e is not None]
     if not found:
         raise InfeasibleError("no true value has prior mass within r")
-    best = _one_t(prior, float(found[int(np.argmin([e for e, _ in found]))][1]), *args)
+    best = _one_t(prior, float(found[int(np.argmin([e for e, _ in found]))][1]), *args, memo=memo)
 
     from scipy.optimize import minimize_scalar
 
@@ -532,12 +542,12 @@ def _worst_t(prior, *args):
     a, b = ts[max(j - 1, 0)], ts[min(j + 1, ts.size - 1)]
     if b > a:
         def f(t):
-            e = _epsilon_one_t(prior, float(t), *args)
+            e = _epsilon_one_t(prior, float(t), *args, memo=memo)
             return math.inf if e is None else e
 
         opt = minimize_scalar(f, bounds=(a, b), method="bounded", options={"xatol": 1e-10 * max(1.0, abs(b))})
         if opt.fun < best["epsilon"]:
-            best = _one_t(prior, float(opt.x), *args)
+            best = _one_t(prior, float(opt.x), *args, memo=memo)
     return best
 
 
