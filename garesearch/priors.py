@@ -163,6 +163,12 @@ class PiecewiseUniform(Prior):
         out = np.where(hi >= lo, self.cdf(hi) - self.cdf(lo), 0.0)
         return np.clip(out, 0.0, 1.0)
 
+    def _mass1(self, lo, hi):
+        # the operations of mass() on floats (same values), for the scalar searches
+        if not hi >= lo:
+            return 0.0
+        return min(max(float(self.cdf(hi) - self.cdf(lo)), 0.0), 1.0)
+
     def tail_mgf(self, epsilon, lo, hi):
         a, b = self.edges[:-1], self.edges[1:]
         e = float(epsilon)
