@@ -37,6 +37,8 @@ itself fails).
     (``make <target> PY=<python> STAMP=``, i.e. without the one-time set-up of ``.venv``;
     ``make bench`` runs the benchmark inside ``.venv``).  Skipped with
     ``--skip-reproduce`` / ``--skip-tests`` (or when there is no Makefile), then ``null``.
+    A failing command is timed all the same and its exit status reported
+    (``reproduce_exit_status``, ``tests_exit_status``; 0 means it passed).
     Targets <= 120 s and <= 300 s.
 """
 
@@ -289,17 +291,25 @@ def float_vs_mp_error(n_p: int = 60, n_delta: int = 40, dps: int = 50) -> dict[s
     return {"float_vs_mp_max_rel_err": worst, "float_vs_mp_points": count}
 
 
-def _make(target: str) -> float | None:
-    """Wall time of ``make <target>`` in the project folder with this interpreter."""
+def _make(target: str, log=None) -> tuple[float | None, int | None]:
+    """Wall time and exit status of ``make <target>`` in the project folder, this interpreter.
+
+    ``(None, None)`` without a Makefile.  A failing command is timed all the same; the last
+    lines of its output go to ``log``.
+    """
     root = _root()
     if not (root / "Makefile").is_file():
-        return None
+        return None, None
     t0 = time.perf_counter()
-    subprocess.run(
-        ["make", target, f"PY={sys.executable}", "STAMP="], cwd=root, check=True,
-        stdout=subprocess.DEVNULL,
+    proc = subprocess.run(
+        ["make", target, f"PY={sys.executable}", "STAMP="], cwd=root,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )
-    return time.perf_counter() - t0
+    seconds = time.perf_counter() - t0
+    if proc.returncode and log is not None:
+        tail = "\n".join(proc.stdout.splitlines()[-15:])
+        print(f"make {target} failed (exit {proc.returncode}):\n{tail}", file=log, flush=True)
+    return seconds, proc.returncode
 
 
 def machine() -> dict[str, object]:
@@ -360,14 +370,11 @@ def run_benchmarks(
     out.update(mp50_time(max(10, 13 * repeat)))
     say("comparing the float and mpmath paths ...")
     out.update(float_vs_mp_error(*((60, 40) if repeat >= 5 else (6, 4))))
-    out["reproduce_s"] = None
-    if not skip_reproduce:
-        say("running make reproduce ...")
-        out["reproduce_s"] = _make("reproduce")
-    out["tests_s"] = None
-    if not skip_tests:
-        say("running make test ...")
-        out["tests_s"] = _make("test")
+    for key, target, skip in (("reproduce", "reproduce", skip_reproduce), ("tests", "test", skip_tests)):
+        out[f"{key}_s"] = out[f"{key}_exit_status"] = None
+        if not skip:
+            say(f"running make {target} ...")
+            out[f"{key}_s"], out[f"{key}_exit_status"] = _make(target, log)
     out["machine"] = machine()
     return out
 
@@ -386,7 +393,9 @@ def format_table(results: dict[str, object]) -> str:
     for key, (target, text) in TARGETS.items():
         value = results.get(key)
         met = "" if value is None else ("yes" if value <= target else "NO")
-        lines.append(f"| `{key}`: {text} | {_fmt(value)} | <= {_fmt(target)} | {met} |")
+        status = results.get(f"{key[:-2]}_exit_status") if key.endswith("_s") else None
+        shown = _fmt(value) + (f" (failed, exit {status})" if status else "")
+        lines.append(f"| `{key}`: {text} | {shown} | <= {_fmt(target)} | {met} |")
     m = results.get("machine", {})
     if m:
         load = m.get("load_average")
