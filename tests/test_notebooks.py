@@ -40,7 +40,8 @@ def test_notebook_executes(path, monkeypatch):
     import nbclient
 
     # the kernel imports this checkout's garesearch, installed or not
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    extra = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(ROOT), *extra]))
     nb = nbformat.read(path, as_version=4)
     client = nbclient.NotebookClient(
         nb, timeout=CELL_TIMEOUT, kernel_name="python3",
