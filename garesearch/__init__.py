@@ -81,6 +81,7 @@ _LAZY: dict[str, str] = {
 
 _SUBMODULES = {
     "claims",
+    "derivations",
     "exact",
     "mechanisms",
     "noise",

@@ -13,6 +13,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("garesearch.demo", "the paper's cats example through the public API"),
     "reproduce": ("garesearch.reproduce", "reproduce every notebook, figure and the claims report"),
     "figures": ("garesearch.figures", "redraw the paper's three figures into figures/"),
+    "derivations": ("garesearch.derivations", "every derivation re-derived with sympy: proved or refuted"),
     "claims": ("garesearch.claims", "every claim of the paper, checked, with a verdict"),
     "epsilon": ("garesearch.cli", "epsilon for a prior, a precision r and an advantage bound delta"),
     "bench": ("garesearch.bench", "measure speed and accuracy against the targets (--json)"),

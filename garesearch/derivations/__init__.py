@@ -1,0 +1,160 @@
+r"""Symbolic derivations: every derivation of the paper re-derived and checked with sympy.
+
+Each derivation is a function (no arguments) that states a result of the paper in sympy
+and then proves it (an identity that cancels to 0, a solution substituted back, a critical
+point with its second-derivative test, an inequality reduced to a sign condition) or
+refutes it with a concrete counterexample evaluated with mpmath at 50 digits.  It returns
+a :class:`Derivation` record (name, paper location, statement and its LaTeX, status,
+conditions, counterexample, detail); the result is computed once and cached.
+
+>>> from garesearch import derivations
+>>> derivations.get("worst_prior_general_q_derivative").status
+'refuted'
+>>> len(derivations.all_derivations()) == len(derivations.names())
+True
+
+Statuses: ``"proved"`` (holds as stated within the paper's assumptions),
+``"proved under conditions"`` (holds with the extra conditions recorded in the record)
+and ``"refuted"`` (false as printed; ``detail`` gives the corrected statement).
+
+The sympy proofs also show that the backend-generic formulas of :mod:`garesearch.bound`,
+evaluated with :func:`garesearch._backend.sympy_backend`, are the paper's printed
+expressions (the ``one_formula_*`` derivations).
+
+Submodules :mod:`~garesearch.derivations.lambertw` (the paper's iteration for Lambert's W
+against Newton's and Halley's) and :mod:`~garesearch.derivations.radius` (App. A: optimal
+radius, Lambert-W closed form for epsilon, brute-force check) hold the numerical side of
+Appendix A.
+
+Command line: ``python -m garesearch derivations [--json] [--name NAME]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+
+from . import lambertw, radius
+from ._core import (
+    PROVED,
+    PROVED_UNDER_CONDITIONS,
+    REFUTED,
+    STATUSES,
+    Derivation,
+    ProofError,
+    registry,
+)
+
+# The derivation modules register their functions on import, in paper order.
+for _module in ("_posterior", "_univariate", "_events", "_composition", "_appendix_a", "_appendix_b"):
+    importlib.import_module(f".{_module}", __name__)
+
+_FUNCTIONS = registry()
+globals().update(_FUNCTIONS)
+
+__all__ = [
+    "PROVED",
+    "PROVED_UNDER_CONDITIONS",
+    "REFUTED",
+    "STATUSES",
+    "Derivation",
+    "ProofError",
+    "all_derivations",
+    "get",
+    "lambertw",
+    "main",
+    "names",
+    "radius",
+    *_FUNCTIONS,
+]
+
+
+def names() -> list[str]:
+    """Names of all derivations, in paper order."""
+    return list(_FUNCTIONS)
+
+
+def get(name: str) -> Derivation:
+    """The record of the derivation called ``name`` (see :func:`names`).
+
+    Raises
+    ------
+    KeyError
+        If there is no derivation of that name.
+    """
+    try:
+        func = _FUNCTIONS[name]
+    except KeyError:
+        raise KeyError(f"no derivation named {name!r}; known: {', '.join(_FUNCTIONS)}") from None
+    return func()
+
+
+def all_derivations() -> list[Derivation]:
+    """The records of all derivations, in paper order (each computed once, then cached)."""
+    return [func() for func in _FUNCTIONS.values()]
+
+
+# ------------------------------------------------------------------------------------------
+# Command line
+# ------------------------------------------------------------------------------------------
+def _table(records: list[Derivation]) -> str:
+    w_name = max(len(r.name) for r in records)
+    w_loc = min(max(len(r.location) for r in records), 44)
+    w_stat = max(len(s) for s in STATUSES)
+    lines = [f"{'name':<{w_name}}  {'location':<{w_loc}}  {'status':<{w_stat}}  statement"]
+    lines.append("-" * (w_name + w_loc + w_stat + 60))
+    for r in records:
+        loc = r.location if len(r.location) <= w_loc else r.location[: w_loc - 1] + "~"
+        lines.append(f"{r.name:<{w_name}}  {loc:<{w_loc}}  {r.status:<{w_stat}}  {r.summary}")
+    counts = {s: sum(r.status == s for r in records) for s in STATUSES}
+    lines.append("")
+    lines.append(", ".join(f"{n} {s}" for s, n in counts.items()) + f" ({len(records)} in all)")
+    return "\n".join(lines)
+
+
+def _full(r: Derivation) -> str:
+    out = [
+        f"{r.name}  [{r.status}]",
+        f"location:   {r.location}",
+        f"statement:  {r.statement}",
+        f"latex:      {r.latex}",
+        f"conditions: {r.conditions}",
+        f"detail:     {r.detail}",
+    ]
+    if r.counterexample:
+        out.append("counterexample:")
+        for k, v in r.to_dict()["counterexample"].items():
+            out.append(f"  {k} = {v}")
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m garesearch derivations``: print the table of derivations."""
+    parser = argparse.ArgumentParser(
+        prog="python -m garesearch derivations",
+        description="Every derivation of the paper, re-derived with sympy: proved, proved "
+        "under conditions, or refuted with a counterexample.",
+    )
+    parser.add_argument("--json", action="store_true", help="print the records as JSON")
+    parser.add_argument("--name", help="print one derivation in full")
+    parser.add_argument("--status", choices=STATUSES, help="only derivations with this status")
+    args = parser.parse_args(argv)
+    if args.name:
+        try:
+            records = [get(args.name)]
+        except KeyError as exc:
+            print(exc.args[0], file=sys.stderr)
+            return 2
+    else:
+        records = all_derivations()
+    if args.status:
+        records = [r for r in records if r.status == args.status]
+    if args.json:
+        print(json.dumps([r.to_dict() for r in records], indent=2))
+    elif args.name:
+        print(_full(records[0]))
+    elif records:
+        print(_table(records))
+    return 0
