@@ -20,6 +20,7 @@ KEYS = {
     "reproduce_s",
     "tests_s",
     "float_vs_mp_max_rel_err",
+    "float_vs_mp_max_rel_err_q",
 }
 
 
