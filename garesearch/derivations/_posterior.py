@@ -276,6 +276,7 @@ def one_formula_advantage() -> Derivation:
         paper_posterior_bound(eps, p, q, a) - p, up,
         "upper: difference to bound - p cancels; lower: difference to p - (1 - bound(1-p)) "
         "cancels; posterior_lower_bound_formula = 1 - bound with p and 1-p swapped",
+        ("S3.2.posterior", "S3.2.eps_ub"),
     )
 
 

@@ -1,0 +1,529 @@
+"""Symbolic derivations: statuses, and every counterexample re-checked by an independent route
+(direct numpy/mpmath evaluation of the paper's expressions typed here, numerical integration,
+optimisation, enumeration or Monte Carlo with a fixed seed)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import subprocess
+import sys
+import time
+
+import mpmath
+import numpy as np
+import pytest
+import sympy as sp
+from scipy import integrate, optimize, special, stats
+
+from garesearch import derivations as dv
+from garesearch.derivations import _core
+from garesearch.derivations import lambertw as lw
+from garesearch.derivations import radius as rd
+
+EXPECTED = {
+    "posterior_bound_sec32": "proved",
+    "eps_lb_sec32": "proved",
+    "eps_ub_sec32": "proved",
+    "lb_ub_binding_sec32": "proved",
+    "eq_main": "proved under conditions",
+    "one_formula_posterior_bound": "proved",
+    "one_formula_advantage": "proved",
+    "one_formula_eps_main": "proved",
+    "one_formula_eps_lb_ub": "proved",
+    "one_formula_worst_case_prior": "proved",
+    "comparison_set_distance": "refuted",
+    "uniform_prior": "proved under conditions",
+    "uniform_corner": "proved under conditions",
+    "normal_R": "refuted",
+    "worst_prior_q1_derivative": "proved",
+    "worst_prior_q1_critical_point": "refuted",
+    "worst_prior_q1_sufficient": "proved under conditions",
+    "worst_prior_general_q_derivative": "refuted",
+    "worst_prior_general_q": "proved under conditions",
+    "worst_prior_general_q_paper_point": "refuted",
+    "discrete_worst_prior": "refuted",
+    "discrete_two_nearest": "refuted",
+    "and_event_formula": "proved under conditions",
+    "and_event_distance": "refuted",
+    "independence_mutual": "refuted",
+    "or_block_distance": "refuted",
+    "or_block_masses": "refuted",
+    "or_eps_k_delta_term": "refuted",
+    "sequential_composition": "proved under conditions",
+    "dual_norm_composition": "proved",
+    "l1_linf_instantiation": "proved",
+    "optimal_radius_1d": "proved",
+    "optimal_radius_ndim": "proved under conditions",
+    "lambert_closed_form": "proved under conditions",
+    "lambert_w_paper_iteration": "proved under conditions",
+    "laplace_mass": "proved",
+    "gencauchy_normalisation": "proved",
+    "gencauchy_unit_mass": "proved",
+    "noise_scaling": "refuted",
+    "approx_ga_average": "proved",
+    "approx_posterior_chain": "refuted",
+    "approx_eps_fixed": "proved under conditions",
+    "approx_dp_chain": "proved under conditions",
+    "laplace_substitution": "proved under conditions",
+    "beta_bound": "proved",
+    "alpha_typo": "refuted",
+    "bprime_lambert": "proved under conditions",
+}
+
+
+@pytest.fixture(autouse=True)
+def _reset_mpmath():
+    yield
+    mpmath.mp.dps = 15
+
+
+def ce(name):
+    """The counterexample of a derivation, as floats (nested lists kept)."""
+    out = {}
+    for k, v in dv.get(name).counterexample.items():
+        if isinstance(v, mpmath.mpf):
+            out[k] = float(v)
+        elif isinstance(v, (list, tuple)) and v and isinstance(v[0], mpmath.mpf):
+            out[k] = [float(t) for t in v]
+        else:
+            out[k] = v
+    return out
+
+
+# --- the registry -----------------------------------------------------------------------------
+def test_every_status_as_expected():
+    got = {r.name: r.status for r in dv.all_derivations()}
+    assert got == EXPECTED
+
+
+def test_records_are_complete_and_named_after_their_function():
+    for name in dv.names():
+        r = dv.get(name)
+        assert r.name == name and getattr(dv, name)() is r
+        assert r.location and r.latex and r.detail and r.summary
+        assert isinstance(r.statement, sp.Basic)
+        assert r.claims, name
+        if r.status == "refuted":
+            assert r.counterexample, name
+        json.dumps(r.to_dict())
+
+
+def test_get_unknown_name():
+    with pytest.raises(KeyError, match="no derivation named"):
+        dv.get("no_such_derivation")
+
+
+def test_all_derivations_under_30_seconds_in_a_fresh_process():
+    code = (
+        "import time; t = time.perf_counter(); from garesearch import derivations as d; "
+        "d.all_derivations(); print(time.perf_counter() - t)"
+    )
+    t0 = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert float(out.stdout.strip()) < 30
+    assert time.perf_counter() - t0 < 40
+
+
+def test_cli_table_and_json(capsys):
+    assert dv.main([]) == 0
+    text = capsys.readouterr().out
+    assert "comparison_set_distance" in text and "refuted" in text
+    assert dv.main(["--json", "--status", "refuted"]) == 0
+    records = json.loads(capsys.readouterr().out)
+    assert {r["name"] for r in records} == {n for n, s in EXPECTED.items() if s == "refuted"}
+    assert dv.main(["--name", "alpha_typo"]) == 0
+    assert "e^{-alpha}" in capsys.readouterr().out
+    assert dv.main(["--name", "nope"]) == 2
+
+
+def test_command_is_registered():
+    from garesearch.__main__ import COMMANDS
+
+    assert COMMANDS["derivations"][0] == "garesearch.derivations"
+
+
+# --- the proof helpers can fail ---------------------------------------------------------------
+def test_proof_helpers_reject_false_identities():
+    p, d = sp.symbols("p delta", positive=True)
+    with pytest.raises(_core.ProofError):
+        _core.require_zero(p - d, "p = delta")
+    with pytest.raises(_core.ProofError):
+        _core.require_equal_logs(sp.log(p), sp.log(2 * p), "log p = log 2p")
+    right = -sp.log(p / (1 - p) * (1 / (d + p) - 1))
+    wrong_sign = sp.log(p / (1 - p) * (1 / (d + p) - 1))
+    _core.require_equal_logs(right, sp.log((1 - p) * (p + d)) - sp.log(p * (1 - p - d)), "ok")
+    with pytest.raises(_core.ProofError):
+        _core.require_equal_logs(wrong_sign, right, "sign")
+
+
+def test_one_formula_check_catches_a_wrong_backend_formula(monkeypatch):
+    from garesearch import bound
+    from garesearch.derivations import _posterior
+
+    def wrong(delta, p, q, a, B):  # drops the log1p(delta/p) term
+        return (B.log(q) - B.log1p(-p) + B.log1p(delta / (1 - p - delta))) / a
+
+    monkeypatch.setattr(bound, "eps_main_formula", wrong)
+    with pytest.raises(_core.ProofError):
+        _posterior.one_formula_eps_main.__wrapped__()
+
+
+# --- counterexamples, re-checked independently -------------------------------------------------
+def test_comparison_set_distance_by_grid():
+    c = ce("comparison_set_distance")
+    t, r, a = c["t"], c["r"], c["a"]
+    xp = np.linspace(t - r, t + r, 201)
+    xs = np.concatenate([np.linspace(t - a, t - r - 1e-9, 200), np.linspace(t + r + 1e-9, t + a, 200)])
+    dmax = np.max(np.abs(xs[:, None] - xp[None, :]))
+    assert dmax == pytest.approx(a + r) and dmax == pytest.approx(c["d(x,x')"])
+    assert dmax > a
+
+
+def test_normal_R_by_scipy():
+    c = ce("normal_R")
+    dist = stats.norm(c["mu"], c["sigma"])
+    radius = 3 * math.sqrt(2) * c["sigma"]
+    assert dist.cdf(c["mu"] + radius) - dist.cdf(c["mu"] - radius) == pytest.approx(0.9999779, abs=1e-7)
+    assert c["paper_R"] - c["radius"] == pytest.approx(c["mu"])  # a location, not a distance
+    assert c["radius"] == pytest.approx(1000, abs=0.01)
+
+
+def f_paper(p, delta, q=1.0):
+    """Sec. 4.1's f, typed from the paper (1 - p replaced by q - p)."""
+    return -np.log(p / (q - p) * (1 / (delta + p) - 1))
+
+
+def test_worst_prior_q1_is_a_minimum_numerically():
+    c = ce("worst_prior_q1_critical_point")
+    d = c["delta"]
+    assert f_paper(c["p_other"], d) > f_paper(c["p_critical"], d)
+    res = optimize.minimize_scalar(lambda p: f_paper(p, d), bounds=(1e-6, 1 - d - 1e-6), method="bounded")
+    assert res.x == pytest.approx((1 - d) / 2, abs=1e-5)
+    assert res.fun == pytest.approx(2 * math.log((1 + d) / (1 - d)), rel=1e-9)
+
+
+def test_general_q_derivative_by_numerical_differentiation():
+    c = ce("worst_prior_general_q_derivative")
+    with mpmath.workdps(30):
+        f = lambda p: -mpmath.log(p / (c["q"] - p) * (1 / (c["delta"] + p) - 1))  # noqa: E731
+        numeric = float(mpmath.diff(f, mpmath.mpf(c["p"])))
+    assert numeric == pytest.approx(c["correct_df_dp"], rel=1e-12)
+    assert abs(numeric - c["paper_df_dp"]) > 0.5
+
+
+def test_general_q_paper_point_by_brute_force():
+    c = ce("worst_prior_general_q_paper_point")
+    d, q = c["delta"], c["q"]
+    grid = np.linspace(1e-4, 1 - d - 1e-4, 200001)
+    vals = f_paper(grid, d, q)
+    p_min = grid[np.argmin(vals)]
+    assert p_min == pytest.approx(c["correct_p_star"], abs=1e-4)
+    assert abs(p_min - c["paper_p"]) > 0.2
+    with mpmath.workdps(30):
+        f = lambda p: -mpmath.log(p / (q - p) * (1 / (d + p) - 1))  # noqa: E731
+        assert abs(mpmath.diff(f, c["paper_p"])) > 1  # not a critical point
+    # the printed derivative's own root is (q - delta)/2
+    paper_dfdp = lambda p: 1 / ((p + d) - (p + d) ** 2) - 1 / ((q - p) - (q - p) ** 2)  # noqa: E731
+    assert optimize.brentq(paper_dfdp, 0.2, 0.5) == pytest.approx((q - d) / 2, abs=1e-12)
+    # and at delta = 0.3, q = 0.8 the printed point is not even a probability
+    assert (0.3 * 0.7 + 0.8 * 0.2) / (2 * (0.3 + 0.8 - 1)) == pytest.approx(1.85)
+
+
+def test_general_q_worst_prior_matches_brute_force_and_package():
+    import garesearch as ga
+
+    for d, q in [(0.3, 0.8), (0.1, 0.95), (0.05, 1.0), (0.4, 0.7)]:
+        grid = np.linspace(1e-5, min(q, 1 - d) - 1e-5, 400001)
+        p_min = grid[np.argmin(f_paper(grid, d, q))]
+        p_star = q * d * (1 - d) / (q * d + math.sqrt(q * d * (q + d - 1)))
+        assert p_min == pytest.approx(p_star, abs=2e-5)
+        assert ga.worst_case_prior(delta=d, q=q) == pytest.approx(p_star, rel=1e-12)
+
+
+def test_discrete_worst_prior_by_maximising_the_advantage():
+    c = ce("discrete_worst_prior")
+    e = c["epsilon"]
+    adv = lambda p: p / (p + (1 - p) * math.exp(-e)) - p  # noqa: E731
+    res = optimize.minimize_scalar(lambda p: -adv(p), bounds=(0, 1), method="bounded",
+                                   options={"xatol": 1e-12})
+    assert res.x == pytest.approx(c["correct_p"], abs=1e-6)
+    assert res.x < 0.5 < c["paper_p"]
+    assert -res.fun == pytest.approx(math.tanh(e / 4), rel=1e-9)
+    assert adv(c["paper_p"]) < -res.fun - 0.04
+
+
+def test_discrete_two_nearest_cats_or_set():
+    def two_sided(p, d):
+        lb = math.log((1 - p) * (p + d) / (p * (1 - p - d))) if p + d < 1 else math.inf
+        ub = math.log(p * (1 - p + d) / ((1 - p) * (p - d))) if p > d else math.inf
+        return min(lb, ub)
+
+    d = 0.1
+    cats = [0.525, 0.55, 0.6, 0.625, 0.7]  # Sec. 6.1 OR-event values
+    eps = {p: two_sided(p, d) for p in cats}
+    assert min(eps, key=eps.get) == 0.55
+    assert eps[0.55] == pytest.approx(0.40134, abs=1e-5)
+    assert eps[0.525] == pytest.approx(0.40236, abs=1e-5)
+    # the value nearest to (1 - delta)/2 is 0.525, not the worst
+    assert min(cats, key=lambda p: abs(p - 0.45)) == 0.525
+    second = [0.3, 0.46, 0.5, 0.6]
+    eps2 = {p: two_sided(p, d) for p in second}
+    assert min(eps2, key=eps2.get) == 0.46  # neighbours of 0.55 are 0.5 and 0.6
+    c = dv.get("discrete_two_nearest").counterexample
+    assert float(c["true_worst"]) == 0.55 and float(c["true_worst_second_set"]) == 0.46
+
+
+def test_and_event_distance_by_grid():
+    c = ce("and_event_distance")
+    r, a = c["r"][0], c["a"][0]
+    g = np.linspace(-a, a, 81)
+    X, Y = np.meshgrid(g, g)
+    pts = np.column_stack([X.ravel(), Y.ravel()])
+    inner = np.all(np.abs(pts) <= r + 1e-12, axis=1)
+    d = np.max(np.abs(pts[inner][:, None, :] - pts[~inner][None, :, :]).max(axis=2))
+    assert d == pytest.approx(a + r) == pytest.approx(c["linf_distance"])
+
+
+def test_independence_mutual_by_enumeration():
+    outcomes = np.array([(b1, b2, b1 ^ b2) for b1, b2 in itertools.product((0, 1), repeat=2)])
+    for i, j in itertools.combinations(range(3), 2):
+        for vi, vj in itertools.product((0, 1), repeat=2):
+            joint = np.mean((outcomes[:, i] == vi) & (outcomes[:, j] == vj))
+            assert joint == np.mean(outcomes[:, i] == vi) * np.mean(outcomes[:, j] == vj)
+    assert np.mean(np.all(outcomes == 0, axis=1)) == 0.25 != 1 / 8
+
+
+def test_or_block_distance_by_grid():
+    c = ce("or_block_distance")
+    r, a = c["r"][0], c["a"][0]
+    g = np.linspace(-a, a, 41)
+    X, Y = np.meshgrid(g, g)
+    pts = np.column_stack([X.ravel(), Y.ravel()])
+    in_x0 = np.any(np.abs(pts) <= r + 1e-12, axis=1)
+    d = np.max(np.abs(pts[in_x0][:, None, :] - pts[~in_x0][None, :, :]).max(axis=2))
+    assert d == pytest.approx(2 * a) == pytest.approx(c["linf_distance"])
+
+
+def test_or_block_masses_by_monte_carlo():
+    c = ce("or_block_masses")
+    r, a = c["r"][0], c["a"][0]
+    rng = np.random.default_rng(20240611)
+    z = np.abs(rng.standard_normal((400_000, 2)))
+    hat = np.mean(np.all((z > r) & (z <= a), axis=1))
+    assert hat == pytest.approx(c["Pr[Xhat0]_correct"], abs=0.003)
+    ring = stats.norm.cdf(a) - stats.norm.cdf(r)
+    assert (2 * ring) ** 2 == pytest.approx(c["Pr[Xhat0]_correct"], rel=1e-12)
+    assert abs(hat - c["Pr[Xhat0]_paper"]) > 0.05
+
+
+def test_or_eps_k_delta_term_by_root_finding():
+    c = ce("or_eps_k_delta_term")
+    alpha, g, P, d = c["alpha_k"], c["g_k(r_k)"], c["Pr[X'] (OR of two such attributes)"], c["delta"]
+    bound = lambda e: 1 / (1 + math.exp(-e) / alpha)  # noqa: E731
+    e_needed = optimize.brentq(lambda e: bound(e) - (P + d), -5, 5, xtol=1e-14)
+    assert e_needed == pytest.approx(c["eps_k_derived"], rel=1e-10)
+    assert bound(c["eps_k_printed"]) == pytest.approx(g + d, rel=1e-12)
+    assert c["eps_k_printed"] < e_needed  # printed: smaller epsilon, more noise
+
+
+def test_sequential_composition_needs_independent_randomness():
+    rng = np.random.default_rng(7)
+    B = rng.integers(0, 2, 100_000)
+    for x in (0, 1):
+        m1, m2 = x ^ B, B
+        assert abs(np.mean(m1) - 0.5) < 0.01 and abs(np.mean(m2) - 0.5) < 0.01
+        assert np.all((m1 ^ m2) == x)  # the pair reveals x: no finite epsilon
+
+
+def test_lambert_iteration_inside_and_outside_by_an_independent_loop():
+    def paper(y, n):
+        w = [1.0, 1.0 - (math.e - y) / (2 * math.e)]  # w_{-1} = w_0 = 1: Newton first step
+        for _ in range(n):
+            wn = w[-1]
+            w.append(w[-2] - (w[-2] * math.exp(wn) - y) / ((wn + 1) * math.exp(wn)))
+        return w
+
+    c = ce("lambert_w_paper_iteration")
+    out = paper(10.0, 40)
+    assert abs(out[40] - special.lambertw(10.0).real) == pytest.approx(c["error_after_40"], rel=1e-9)
+    assert abs(out[40] - special.lambertw(10.0).real) > 0.1
+    inside = paper(1.0, 200)
+    assert inside[200] == pytest.approx(special.lambertw(1.0).real, abs=1e-14)
+
+
+def test_noise_scaling_by_quadrature():
+    c = ce("noise_scaling")
+    a, xi = c["a"], c["xi"]
+    lap = lambda t: 0.5 * math.exp(-abs(t))  # noqa: E731
+    gc = lambda t: math.sqrt(2) / math.pi / (1 + t**4)  # noqa: E731
+    for f, key in [(lap, "laplace"), (gc, "gencauchy")]:
+        p = integrate.quad(f, -a, a)[0]
+        printed = integrate.quad(lambda t, f=f: f(xi * t) / xi, -a * xi, a * xi, points=[0])[0]
+        correct = integrate.quad(lambda t, f=f: f(t / xi) / xi, -a * xi, a * xi, points=[0])[0]
+        assert correct == pytest.approx(p, rel=1e-10) == pytest.approx(c[f"{key}_p"], rel=1e-10)
+        assert printed == pytest.approx(c[f"{key}_printed"], rel=1e-8)
+        assert abs(printed - p) > 0.3
+
+
+def test_approx_posterior_chain_by_discretisation_and_monte_carlo():
+    c = ce("approx_posterior_chain")
+    e, d, h = c["epsilon"], c["delta"], c["spike_width_h"]
+    # densities on a grid of cells of width h/10 over [0, 1]
+    y = (np.arange(10_000) + 0.5) / 10_000
+    f0 = np.ones_like(y)
+    f1 = (1 - d) + d / h * (y < h)
+    cell = 1 / 10_000
+    # sup over sets S of Pr[M(i) in S] - e^eps Pr[M(j) in S]: take S = {f_i > e^eps f_j}
+    assert np.sum(np.maximum(f1 - math.exp(e) * f0, 0)) * cell <= d
+    assert np.sum(np.maximum(f0 - math.exp(e) * f1, 0)) * cell <= d
+    assert f1[0] > math.exp(e) * f0[0] + d  # density-level premise fails
+    rng = np.random.default_rng(11)
+    n = 4_000_000
+    x = rng.integers(0, 2, n)
+    spike = (x == 1) & (rng.random(n) < d)
+    ys = np.where(spike, rng.random(n) * h, rng.random(n))
+    sel = ys < h
+    post = np.mean(x[sel] == 1)
+    assert post == pytest.approx(c["posterior Pr[x = 1 | y < h]"], abs=0.01)
+    b1 = 1 / (1 + 1 / (math.exp(e) + d / 1.0) * 1.0)
+    assert b1 == pytest.approx(c["B.1 bound"], rel=1e-12)
+    assert post > b1 + 0.2
+
+
+def test_alpha_typo_numbers():
+    c = ce("alpha_typo")
+    e, al, F = c["epsilon"], c["alpha"], c["F = 1 - delta/chibar"]
+    assert math.exp(-al * e) <= F < math.exp(-al)
+    got = 1 / (1 + math.exp(-(e - al)) * F)
+    target = 1 / (1 + math.exp(-e))
+    assert got > target
+    assert got == pytest.approx(0.8996, abs=1e-4) and target == pytest.approx(0.8808, abs=1e-4)
+
+
+def test_bprime_lambert_both_branches_with_scipy():
+    c = ce("bprime_lambert")
+    Y = c["Y"]
+    x0 = -special.lambertw(-1 / Y, 0).real
+    x1 = -special.lambertw(-1 / Y, -1).real
+    for xv in (x0, x1):
+        assert math.exp(xv) / xv == pytest.approx(Y, rel=1e-12)
+    assert x0 == pytest.approx(c["x_W0"], rel=1e-12) and x1 == pytest.approx(c["x_W-1"], rel=1e-12)
+    grid = np.linspace(0.01, 10, 100_000)
+    assert np.min(np.exp(grid) / grid) == pytest.approx(math.e, rel=1e-6)  # Y < e infeasible
+    assert abs(special.lambertw(-1 / c["infeasible_Y"]).imag) > 0.1
+
+
+# --- proved results, spot-checked numerically ---------------------------------------------------
+def test_lb_ub_binding_on_a_grid():
+    for d in (0.05, 0.1, 0.3):
+        p = np.linspace(d + 1e-3, 1 - d - 1e-3, 999)
+        lb = np.log((1 - p) * (p + d) / (p * (1 - p - d)))
+        ub = np.log(p * (1 - p + d) / ((1 - p) * (p - d)))
+        assert np.all((lb <= ub + 1e-12) == (p <= 0.5 + 1e-12))
+
+
+def test_gencauchy_masses_by_quadrature():
+    f = lambda t: math.sqrt(2) / math.pi / (1 + t**4)  # noqa: E731
+    assert integrate.quad(f, -np.inf, np.inf)[0] == pytest.approx(1, rel=1e-12)
+    m = integrate.quad(f, -1, 1)[0]
+    assert m == pytest.approx(0.5 + math.asinh(1) / math.pi, rel=1e-12)
+    assert round(m, 2) == 0.78  # the paper's number
+
+
+def test_laplace_mass_by_quadrature():
+    e, p = 0.7, 0.9
+    a = -math.log(1 - p) / e
+    assert integrate.quad(lambda t: e / 2 * math.exp(-abs(t) * e), -a, a, points=[0])[0] == pytest.approx(p)
+
+
+def test_optimal_radius_by_numerical_minimisation():
+    eps, r = 0.3, 2.0
+    res = optimize.minimize_scalar(lambda a: rd.radius_posterior_bound_1d(eps, r, a),
+                                   bounds=(r + 1e-9, r + 100), method="bounded",
+                                   options={"xatol": 1e-10})
+    assert res.x == pytest.approx(rd.optimal_radius_1d(eps, r), rel=1e-6)
+    assert res.fun == pytest.approx(1 / (1 + 1 / (math.exp(eps * r + 1) * eps * r)), rel=1e-12)
+    n = 3
+    res = optimize.minimize_scalar(lambda a: rd.radius_posterior_bound_ndim(eps, 0.1, a, n),
+                                   bounds=(0.01, 100), method="bounded", options={"xatol": 1e-10})
+    assert res.x == pytest.approx(rd.optimal_radius_ndim(eps, n), rel=1e-6)
+    assert res.fun == pytest.approx((eps * math.e * 0.1 / n) ** n, rel=1e-10)
+
+
+@pytest.mark.parametrize("r, R, delta", [(1, 10, 0.1), (1, 100, 0.05), (0.5, 20, 0.3), (2, 5, 0.2)])
+def test_lambert_closed_form_against_brute_force(r, R, delta):
+    e_w = rd.lambert_epsilon(r=r, R=R, delta=delta)
+    assert rd.bruteforce_epsilon(r=r, R=R, delta=delta) == pytest.approx(e_w, rel=1e-9)
+    assert float(rd.lambert_epsilon(r=r, R=R, delta=delta, dps=30)) == pytest.approx(e_w, rel=1e-13)
+
+
+def test_radius_bad_input():
+    from garesearch.errors import ParameterError
+
+    with pytest.raises(ParameterError, match="r/R \\+ delta"):
+        rd.lambert_epsilon(r=5, R=10, delta=0.6)
+    with pytest.raises(ParameterError, match="a must be > r"):
+        rd.radius_posterior_bound_1d(0.1, 1.0, 0.5)
+    with pytest.raises(ParameterError, match="n must be"):
+        rd.optimal_radius_ndim(0.1, 0)
+
+
+def test_holder_and_dual_norms_numerically():
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        d, e = rng.random(4), rng.random(4)
+        p = 1 + 4 * rng.random()
+        q = p / (p - 1)
+        assert d @ e <= np.linalg.norm(d, p) * np.linalg.norm(e, q) + 1e-12
+        dstar = e ** (q - 1) / np.linalg.norm(e ** (q - 1), p)
+        assert dstar @ e == pytest.approx(np.linalg.norm(e, q), rel=1e-9)
+    e = np.array([0.3, 0.1, 0.5])
+    l1 = optimize.linprog(-np.r_[e, -e], A_ub=np.ones((1, 6)), b_ub=[1], bounds=(0, None))
+    linf = optimize.linprog(-e, bounds=[(-1, 1)] * 3)
+    assert -l1.fun == pytest.approx(e.max()) and -linf.fun == pytest.approx(e.sum())
+
+
+# --- the W iterations ---------------------------------------------------------------------------
+def test_convergence_interval():
+    lo, hi = lw.convergence_interval()
+    assert lo == pytest.approx(-0.5 * math.exp(-0.5)) and hi == math.e
+    assert special.lambertw(lo).real == pytest.approx(-0.5) and special.lambertw(hi).real == pytest.approx(1)
+
+
+@pytest.mark.parametrize("y", [-0.2, 0.1, 0.5, 1.0])
+def test_paper_iteration_rate_matches_linearisation(y):
+    errs = [float(e) for e in lw.lambertw_errors(y, "paper", maxiter=120, dps=50)]
+    tail = [n for n, e in enumerate(errs) if 1e-30 < e < 1e-4]
+    n0, n1 = tail[0], tail[-1]
+    observed = (errs[n1] / errs[n0]) ** (1 / (n1 - n0))
+    assert observed == pytest.approx(lw.paper_iteration_rate(y), abs=0.03)
+
+
+@pytest.mark.parametrize("y", [3.0, 10.0, -0.33])
+def test_paper_iteration_fails_outside_the_interval(y):
+    assert lw.paper_iteration_rate(y) > 1
+    errs = lw.lambertw_errors(y, "paper", maxiter=150, dps=30)
+    assert not errs[-1] < 1e-3
+
+
+@pytest.mark.parametrize("y", [-0.3, 0.5, 10.0, 100.0])
+def test_newton_quadratic_and_halley_cubic(y):
+    ref = special.lambertw(y).real
+    newton = lw.lambertw_iterates(y, "newton", maxiter=40)
+    halley = lw.lambertw_iterates(y, "halley", maxiter=40)
+    assert newton[-1] == pytest.approx(ref, rel=1e-14) and halley[-1] == pytest.approx(ref, rel=1e-14)
+    rows = lw.convergence_table([y], maxiter=60)
+    assert rows[0]["newton_order"] == pytest.approx(2, abs=0.15)
+    assert rows[0]["halley_order"] == pytest.approx(3, abs=0.2)
+    assert rows[0]["halley_iterations"] <= rows[0]["newton_iterations"]
+
+
+def test_iterates_bad_input():
+    from garesearch.errors import ParameterError
+
+    with pytest.raises(ParameterError, match="method"):
+        lw.lambertw_iterates(1.0, "secant")
+    with pytest.raises(ParameterError, match="y must be"):
+        lw.lambertw_iterates(-1.0)
