@@ -83,7 +83,10 @@ def optimal_radius_ndim() -> Derivation:
     val = sp.exp(L.subs(a, n / eps))
     require_zero(sp.expand(sp.expand_log(sp.log(val) - n * sp.log(eps * sp.E * r / n), force=True)),
                  "value (eps e r/n)^n")
-    statement = sp.Eq(sp.Min(sp.exp(a * eps) * (r / a) ** n), (eps * sp.E * r / n) ** n)
+    statement = sp.And(
+        sp.Eq(sp.Symbol(r"a_{opt}"), n / eps),
+        sp.Eq(sp.Symbol(r"\min_a e^{a\epsilon}(r/a)^n"), (eps * sp.E * r / n) ** n),
+    )
     return Derivation(
         name="optimal_radius_ndim",
         location="App. A, Eq. (multdim)",
@@ -162,7 +165,9 @@ def lambert_w_paper_iteration() -> Derivation:
     inside the unit circle iff :math:`|c| < 1` and :math:`1 - 2c > 0`, i.e.
     :math:`-1 < c < 1/2`, i.e. :math:`-1/2 < W(y) < 1`, i.e.
     :math:`-e^{-1/2}/2 < y < e`; convergence is then linear (Newton: quadratic, Halley:
-    cubic; see :mod:`garesearch.derivations.lambertw`).
+    cubic; see :mod:`garesearch.derivations.lambertw`).  This is local convergence: from
+    the paper's :math:`w_0 = 1` the iterates can escape near the ends of the interval
+    (at ``y = -0.3`` they jump past :math:`W = -1` and diverge).
     """
     u, v = sp.symbols("u v", real=True)
     F = u - (u * sp.exp(v) - y) / ((v + 1) * sp.exp(v))
@@ -213,7 +218,10 @@ def lambert_w_paper_iteration() -> Derivation:
         "stable iff -1 < c < 1/2. At y = 10 (W = 1.7455) the iterates oscillate and do not "
         "converge; at y = 1 the rate is 0.809 (151 steps to 1e-15, Newton 5, Halley 3). The "
         "printed recurrence mixes indices: Newton's method is w_{n+1} = w_n - (w_n e^{w_n} - y)/"
-        "((w_n+1) e^{w_n}). App. A needs y = s/(e(1-s)) < e, i.e. s < e^2/(1+e^2) = 0.8808.",
+        "((w_n+1) e^{w_n}). The interval is the condition for LOCAL convergence: from the "
+        "paper's w_0 = 1 the iterates also escape near its ends (y = -0.3: they jump past "
+        "W = -1 and diverge, although a start near W(y) converges). App. A needs "
+        "y = s/(e(1-s)) < e, i.e. s < e^2/(1+e^2) = 0.8808.",
         summary="paper's W iteration converges (linearly) only for -0.303 < y < e",
         claims=("A.iteration",),
     )

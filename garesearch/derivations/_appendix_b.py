@@ -19,7 +19,7 @@ from ._core import (
 )
 
 eps, delta, p, q, chi, chibar, b, beta, c, alpha, epsp, deltap = sp.symbols(
-    r"epsilon delta p q chi \bar{\chi} b beta c alpha epsilon' delta'", positive=True
+    r"epsilon delta p q chi \bar{\chi} b beta c alpha \epsilon' \delta'", positive=True
 )
 
 

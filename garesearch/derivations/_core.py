@@ -91,6 +91,25 @@ class Derivation:
         if self.status not in STATUSES:
             raise ValueError(f"status must be one of {STATUSES}; got {self.status!r}")
 
+    def markdown(self) -> str:
+        """Status, conditions, explanation and counterexample as Markdown (for notebooks;
+        the statement itself is best shown with ``IPython.display.Math(self.latex)``)."""
+        lines = [
+            f"**{self.status}** ({self.location}). {self.summary}",
+            "",
+            f"*Conditions:* {self.conditions or 'none'}",
+            "",
+            f"*Why:* {self.detail}",
+        ]
+        if self.counterexample:
+            lines += ["", "| counterexample | value |", "|---|---|"]
+            for key, value in self.to_dict()["counterexample"].items():
+                lines.append(f"| {key} | {_cell(value)} |")
+        return "\n".join(lines)
+
+    def _repr_markdown_(self) -> str:
+        return f"$${self.latex}$$\n\n" + self.markdown()
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-serialisable view (numbers as strings with 20 significant digits)."""
         return {
@@ -105,6 +124,18 @@ class Derivation:
             "summary": self.summary,
             "claims": list(self.claims),
         }
+
+
+def _cell(value) -> str:
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {_cell(v)}" for k, v in value.items())
+    if isinstance(value, list):
+        return "[" + ", ".join(_cell(v) for v in value) + "]"
+    text = str(value)
+    try:
+        return f"{float(text):.10g}"
+    except ValueError:
+        return text.replace("|", "\\|")
 
 
 def _jsonable(value):

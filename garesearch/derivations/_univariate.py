@@ -302,7 +302,8 @@ def worst_prior_q1_sufficient() -> Derivation:
     D = p * (1 - p - delta) * (1 + delta) ** 2
     require_zero(sp.exp(R * f) / sp.exp(R * f.subs(p, p0)) - N / D, "ratio")
     require_zero(sp.expand(N - D) - sp.expand(delta * (1 - delta - 2 * p) ** 2), "N - D")
-    statement = sp.Ge(f, f.subs(p, p0))
+    require_zero(sp.exp(R * f.subs(p, p0)) - ((1 + delta) / (1 - delta)) ** 2, "f(p0)")
+    statement = sp.Ge(f, 2 * sp.log((1 + delta) / (1 - delta)) / R)
     return Derivation(
         name="worst_prior_q1_sufficient",
         location="Sec. 4.1, general q, 'it is fine to consider only the case q = 1'",

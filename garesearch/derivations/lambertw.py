@@ -10,7 +10,9 @@ so needs two starting values; the paper gives only :math:`w_0`.  Here :math:`w_{
 so the first step is a Newton step.  Its fixed point is :math:`W(y)`; linearising,
 :math:`e_{n+1} = -c\,e_n + c\,e_{n-1}` with :math:`c = W/(W+1)`, which converges (linearly)
 iff :math:`-1/2 < W(y) < 1`, i.e. :math:`-e^{-1/2}/2 < y < e`
-(:func:`garesearch.derivations.lambert_w_paper_iteration` proves this).
+(:func:`garesearch.derivations.lambert_w_paper_iteration` proves this).  That is local
+convergence: started from :math:`w_0 = 1`, the iterates escape for ``y`` near the ends of
+the interval (``y = -0.3`` diverges, though a start close to :math:`W(y)` converges).
 
 The three iterations below are hand-written ONLY to examine the paper's method.  To
 compute W use :func:`scipy.special.lambertw` (take ``.real``) or :func:`mpmath.lambertw`.
