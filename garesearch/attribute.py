@@ -585,6 +585,12 @@ def _maximise_rows(fun, lo, hi):
     return np.where(none, -np.inf, best)
 
 
+def _mass_2d(prior, lo, hi):
+    """``prior.mass`` on a grid, through 1-d arrays (all that :meth:`Prior.mass` promises)."""
+    lo, hi = np.broadcast_arrays(lo, hi)
+    return np.asarray(prior.mass(lo.ravel(), hi.ravel())).reshape(lo.shape)
+
+
 def _scan_t(prior, ts, r, delta, R, sides, construction):
     """:func:`_one_t`'s epsilon at many true values at once, to within rounding of the
     maximum over the comparison set; NaN where the ball around ``t`` holds no mass.
@@ -599,7 +605,7 @@ def _scan_t(prior, ts, r, delta, R, sides, construction):
         p = prior.mass(ts - r, ts + r)
 
         def eps_of(X):
-            q = prior.mass(col(ts) - X, col(ts) + X) - col(p)
+            q = _mass_2d(prior, col(ts) - X, col(ts) + X) - col(p)
             return _eps_main(col(p), q, delta, X)
 
         up = _maximise_rows(eps_of, np.full(ts.shape, float(r)), np.full(ts.shape, float(R)))
@@ -629,7 +635,7 @@ def _scan_t(prior, ts, r, delta, R, sides, construction):
     d_max = np.maximum(hi - cut_lo, cut_hi - lo)
 
     def eps_of(X):
-        q = prior.mass(np.maximum(col(hi) - X, col(cut_lo)), np.minimum(col(lo) + X, col(cut_hi)))
+        q = _mass_2d(prior, np.maximum(col(hi) - X, col(cut_lo)), np.minimum(col(lo) + X, col(cut_hi)))
         return _eps_main(col(p), q - col(p), delta, X)
 
     up = _maximise_rows(eps_of, width, np.maximum(d_max, width))
