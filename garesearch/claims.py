@@ -9,6 +9,13 @@ the value garesearch computes, and a list of :class:`Check` objects.  A check st
 computed sides of one comparison and the relation between them, so its outcome can be
 recomputed from the evidence alone (:func:`evaluate_check`).
 
+Every derivation of :mod:`garesearch.derivations` (sympy proofs and refutations) that names a
+claim in its ``.claims`` adds one check to that claim's evidence (:func:`derivations_by_claim`).
+Its kind is decided per claim in :data:`DERIVATION_KINDS`: ``"printed"`` where the derivation
+refutes only a printed detail while the result holds, ``"result"`` otherwise.  A refuted
+derivation is a failing check; a proved one (also "proved under conditions", whose conditions
+the check's text states) a passing one.
+
 The verdict is never typed in; :func:`verdict_from_checks` derives it from the checks:
 
 ``WRONG``
@@ -31,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import dataclasses
 import functools
 import html
 import io
@@ -50,6 +58,7 @@ import numpy as np
 from . import attribute, bound, priors
 
 __all__ = [
+    "DERIVATION_KINDS",
     "VERDICTS",
     "Check",
     "ClaimResult",
@@ -60,6 +69,8 @@ __all__ = [
     "claim_ids",
     "claim_table",
     "clear_cache",
+    "derivation_kind",
+    "derivations_by_claim",
     "epsilon_against_a",
     "evaluate_check",
     "main",
@@ -267,7 +278,8 @@ def _entry(claim_id: str):
 
 
 def check_claim(claim_id: str) -> ClaimResult:
-    """Check one claim (runs its registry entry)."""
+    """Check one claim: its registry entry's checks, then one check per derivation of
+    :mod:`garesearch.derivations` that names the claim."""
     rows = {r[0]: r for r in _claims_table()}
     if claim_id not in rows:
         from .errors import ParameterError
@@ -275,6 +287,7 @@ def check_claim(claim_id: str) -> ClaimResult:
         raise ParameterError(f"claim_id: unknown claim {claim_id!r}; see claim_ids()")
     _, location, statement, origin = rows[claim_id]
     evidence = _REGISTRY[claim_id]()
+    evidence = dataclasses.replace(evidence, checks=(*evidence.checks, *_derivation_checks(claim_id)))
     return ClaimResult(claim_id, location, statement, origin, evidence)
 
 
@@ -290,7 +303,10 @@ def summary(results: Sequence[ClaimResult]) -> dict[str, int]:
 
 
 def clear_cache() -> None:
-    """Forget the cached expensive pieces (examples' optimisations, sympy results)."""
+    """Forget the cached expensive pieces (examples' optimisations, counterexamples).
+
+    Simplifications of sympy expressions stay cached: they depend on nothing but the
+    expression, and a changed formula is a different expression."""
     for f in _CACHED:
         f.cache_clear()
 
@@ -324,32 +340,132 @@ def _sp():
     return sympy
 
 
+@functools.cache
 def _zero(expr, *, logs: bool = False) -> str:
     """``str(simplify(expr))``: "0" when sympy proves the expression is zero.
 
     With ``logs=True`` the expression is a difference of logarithms and ``exp(expr) - 1`` is
-    simplified instead (sympy does not combine logs of factors of unknown sign)."""
+    simplified instead (sympy does not combine logs of factors of unknown sign).  Cached by the
+    expression itself (a pure function of it), so :func:`clear_cache` keeps it."""
     sp = _sp()
     if logs:
         expr = sp.exp(expr) - 1
     return str(sp.simplify(sp.together(sp.expand_log(expr, force=True))))
 
 
-def _derivation_checks(name: str) -> tuple[Check, ...]:
-    """A check from :mod:`garesearch.derivations` (sympy proof or refutation of ``name``).
+# Which derivation of :mod:`garesearch.derivations` bears on which claim, and as what kind of
+# check.  The derivations per claim are generated from each record's ``.claims``
+# (:func:`derivations_by_claim`); this table only gives the kind of each pair, decided per claim:
+# "result" where the derivation decides the claim's result, "printed" where it refutes only a
+# printed detail (a word, a sign, an index, "=" for "<=") while the result holds.  A refuted
+# derivation is a failing check of that kind; a proved one (also under conditions) a passing check.
+DERIVATION_KINDS: dict[str, tuple[tuple[str, str], ...]] = {
+    "S3.2.posterior": (("posterior_bound_sec32", "result"), ("one_formula_posterior_bound", "result"),
+                       ("one_formula_advantage", "result")),
+    "S3.2.eps_lb": (("eps_lb_sec32", "result"), ("one_formula_eps_lb_ub", "result")),
+    "S3.2.eps_ub": (("eps_ub_sec32", "result"), ("one_formula_advantage", "result"),
+                    ("one_formula_eps_lb_ub", "result")),
+    "S3.2.lb_le_ub": (("lb_ub_binding_sec32", "result"),),
+    "S3.2.eq_main": (("eq_main", "result"), ("one_formula_eps_main", "result")),
+    # the set {r < d(x,t) <= a} lies up to a + r from X': the bound with exponent a fails
+    "S4.1.Xhat_def": (("comparison_set_distance", "result"),),
+    "S4.1.uniform": (("uniform_prior", "result"),),
+    "S4.1.uniform_corner": (("uniform_corner", "result"),),
+    # mu + 3 sqrt2 sigma is written where the radius 3 sqrt2 sigma is meant; the coverage erf(3)
+    # is right, and Sec. 6 uses the interval mu +- 3 sqrt2 sigma correctly
+    "S4.1.normal_R": (("normal_R", "printed"),),
+    "S4.1.worst_dfdp": (("worst_prior_q1_derivative", "result"),),
+    # (1-delta)/2 is the worst prior; it minimises eps, the paper says "maximizes"
+    "S4.1.worst_crit": (("one_formula_worst_case_prior", "result"),
+                        ("worst_prior_q1_critical_point", "printed")),
+    "S4.1.q_practice": (("worst_prior_q1_sufficient", "result"),),
+    "S4.1.q_dfdp": (("worst_prior_general_q_derivative", "result"),),
+    "S4.1.q_crit": (("one_formula_worst_case_prior", "result"), ("worst_prior_general_q", "result"),
+                    ("worst_prior_general_q_paper_point", "result")),
+    # sign of the exponent: the printed p' is (1+delta)/2, the worst prior is (1-delta)/2
+    "S4.1.discrete_pprime": (("discrete_worst_prior", "printed"),),
+    "S4.1.discrete_two_nearest": (("discrete_two_nearest", "result"),),
+    "S6.cats_OR_worst": (("discrete_two_nearest", "result"),),
+    "T1.AND_formula": (("and_event_formula", "result"), ("and_event_distance", "result")),
+    "T1.independence": (("independence_mutual", "result"),),
+    "T2.OR_a": (("or_block_distance", "result"),),
+    "T2.OR_g(a-1)": (("or_block_masses", "result"),),
+    # the printed eps_k is smaller than the derived one: still sufficient (sound), not as derived
+    "T2.OR_delta_term": (("or_eps_k_delta_term", "printed"),),
+    "S5.Thm_seq": (("sequential_composition", "result"),),
+    "S5.Thm_dual": (("dual_norm_composition", "result"),),
+    "S5.l1_linf": (("l1_linf_instantiation", "result"),),
+    "A.1D_opt": (("optimal_radius_1d", "result"),),
+    "A.ndim": (("optimal_radius_ndim", "result"),),
+    "A.lambert": (("lambert_closed_form", "result"),),
+    # the derivation is about the iteration as printed (mixed indices); Newton's is meant
+    "A.iteration": (("lambert_w_paper_iteration", "printed"),),
+    "A1.laplace": (("laplace_mass", "result"),),
+    "A1.gencauchy_norm": (("gencauchy_normalisation", "result"),),
+    "A1.gencauchy_mass": (("gencauchy_unit_mass", "result"),),
+    # f(xi x) for f(x/xi) in the change of variables; the conclusion "take a xi" holds
+    "A1.scaling": (("noise_scaling", "printed"),),
+    "B.average": (("approx_ga_average", "result"),),
+    # the density-level premise does not follow from (eps, delta)-DP: the bound fails for an
+    # (eps, delta)-DP mechanism, which is the result of App. B.1
+    "B.chain1": (("approx_posterior_chain", "result"),),
+    "B.eps_fixed": (("approx_eps_fixed", "result"),),
+    "B.adp_chain": (("approx_dp_chain", "result"),),
+    "B.laplace_subst": (("laplace_substitution", "result"),),
+    "B.beta_bound": (("beta_bound", "result"),),
+    # e^{-alpha eps} for e^{-alpha}; the next display already uses e^{-alpha}
+    "B.alpha_typo": (("alpha_typo", "printed"),),
+    "B.bprime": (("bprime_lambert", "result"),),
+}
 
-    Empty when that module has no derivation of this name."""
-    try:
-        from . import derivations
 
-        record = derivations.get(name)
-    except (ImportError, AttributeError, KeyError, LookupError):
-        return ()
+def _derivation_records() -> list:
+    """The records of :mod:`garesearch.derivations` (each computed once there, then cached)."""
+    from . import derivations
+
+    return derivations.all_derivations()
+
+
+def derivations_by_claim() -> dict[str, tuple[str, ...]]:
+    """Claim id -> names of the derivations whose ``.claims`` name it (in paper order).
+
+    Generated from the derivation records, so no derivation that names a claim is left out of
+    that claim's evidence (see :data:`DERIVATION_KINDS` for the kind of each check)."""
+    out: dict[str, list[str]] = {}
+    for record in _derivation_records():
+        for claim_id in record.claims:
+            out.setdefault(claim_id, []).append(record.name)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def derivation_kind(claim_id: str, name: str) -> str | None:
+    """The kind (``"result"`` or ``"printed"``) decided for derivation ``name`` on ``claim_id``;
+    ``None`` if the pair is not in :data:`DERIVATION_KINDS`."""
+    return dict(DERIVATION_KINDS.get(claim_id, ())).get(name)
+
+
+def _derivation_check(record, kind: str | None) -> Check:
+    """One check from a derivation record: it holds unless the derivation is refuted."""
     status = str(record.status)
-    return (Check(f"garesearch.derivations.{name} does not refute it (status: {status})",
-                  "result", "true", status != "refuted"),)
+    text = f"sympy derivation {record.name} ({status}): {record.summary}"
+    if status == "proved under conditions":
+        text += f"; conditions: {record.conditions}"
+    elif status == "refuted":
+        text += f"; {record.detail}"
+    if kind is None:  # a derivation whose kind was not decided still enters, as a result check
+        kind = "result"
+        text += " [kind not decided in DERIVATION_KINDS: counted as a result check]"
+    return Check(text, kind, "true", status != "refuted")
 
 
+def _derivation_checks(claim_id: str) -> tuple[Check, ...]:
+    """The checks that the derivations naming ``claim_id`` add to its evidence."""
+    records = {r.name: r for r in _derivation_records()}
+    return tuple(_derivation_check(records[name], derivation_kind(claim_id, name))
+                 for name in derivations_by_claim().get(claim_id, ()))
+
+
+@_cached
 def _exact_violations() -> list[dict]:
     """Counterexamples to Eq. (main) with exponent a from :mod:`garesearch.exact` (exact
     posteriors of Laplace and generalised Cauchy mechanisms); empty if that module is absent."""
@@ -545,7 +661,6 @@ def _s32_posterior():
                   _zero(printed - code), "0"),
             Check("largest posterior over likelihood ratios in [e^-eps R, e^eps R] <= bound",
                   "result", "le", float(post.max()), bnd * (1 + 1e-12)),
-            *_derivation_checks("posterior_bound_sec32"),
         ),
         explanation=(
             "Holds: with f(y|x')/f(y|x) <= e^{eps R} the posterior of X' is largest when the "
@@ -581,7 +696,6 @@ def _s32_eps_lb():
                   _solve_check(post, printed, p + delta, eps), "0"),
             Check("printed eps_lb minus garesearch's eps_lb formula", "result", "eq",
                   _zero(R * (printed - bound.eps_lb_formula(delta, p, R, B)), logs=True), "0"),
-            *_derivation_checks("eps_lb_sec32"),
         ),
         explanation=(
             "Holds: setting 1/(1 + e^{-eps R}(1-p)/p) = p + delta and solving for eps gives "
@@ -606,7 +720,6 @@ def _s32_eps_ub():
                   "result", "eq", _solve_check(post_rest, printed, 1 - p + delta, eps), "0"),
             Check("printed eps_ub minus garesearch's eps_ub formula", "result", "eq",
                   _zero(R * (printed - bound.eps_ub_formula(delta, p, R, B)), logs=True), "0"),
-            *_derivation_checks("eps_ub_sec32"),
         ),
         explanation=(
             "Holds: the lower side Post[X'] >= p - delta is the upper side for X \\ X' "
@@ -634,7 +747,6 @@ def _s32_lb_le_ub():
                   str(diff), str(sp.factor(delta**2 * (2 * p - 1)))),
             Check("eps_lb <= eps_ub exactly where p <= 1/2 (delta = 0.1, 79 priors)", "result",
                   "true", ok),
-            *_derivation_checks("lb_ub_binding_sec32"),
         ),
         explanation=(
             "Holds: the arguments of the two logarithms differ by delta^2 (2p - 1) (over a "
@@ -659,7 +771,6 @@ def _s32_eq_main():
                   _solve_check(post, printed, p + delta, eps), "0"),
             Check("printed minus garesearch's eps_main formula", "result", "eq",
                   _zero(a * (printed - bound.eps_main_formula(delta, p, q, a, B)), logs=True), "0"),
-            *_derivation_checks("eq_main"),
         ),
         explanation=(
             "The algebra holds: if every point of X_hat is within distance a of every point "
@@ -705,7 +816,6 @@ def _s41_xhat():
                   dist, a),
             Check("exact posterior of a Laplace mechanism at the paper's eps <= p + delta",
                   "result", "le", ce["posterior"], ce["bound"]),
-            *_derivation_checks("comparison_set_distance"),
         ),
         explanation=(
             "Wrong: for X' = [t-r, t+r] the points within distance a of every point of X' "
@@ -746,7 +856,6 @@ def _s41_uniform():
         checks=(
             Check("interior t: Pr[|X - t| <= r] = 2r/R", "result", "close", p, 2 * r / R),
             Check("interior t: g(a) = 2a/R", "result", "close", g, 2 * a / R),
-            *_derivation_checks("uniform_prior"),
         ),
         explanation=(
             "Holds for a true value whose ball of radius a lies inside the domain (R = the "
@@ -778,7 +887,6 @@ def _s41_uniform_corner():
             Check("Pr[X'] = 2r/R", "result", "close", p, 2 * r / R),
             Check("Pr[X' u X_hat] = a'/R", "result", "close", whole, a2 / R),
             Check("Pr[X_hat] = (a' - 2r)/R", "result", "close", q, (a2 - 2 * r) / R),
-            *_derivation_checks("uniform_corner"),
         ),
         explanation=(
             "Holds: with X' = [0, 2r] at the end of the domain, the comparison set of mass "
@@ -809,9 +917,13 @@ def _s41_normal_r():
                   "mu = 2000)", "printed", "close", printed_R, radius),
         ),
         explanation=(
-            "erf(3) = 0.99997791 is the mass within 3*sqrt(2)*sigma of mu, so the distance to "
-            "use is R = 3*sqrt(2)*sigma (1000 for the salaries), not the location "
-            "mu + 3*sqrt(2)*sigma (3000) as printed. Cutting the prior there is also not a bound "
+            "erf(3) = 0.99997791 is the mass within 3*sqrt(2)*sigma of mu: what the distribution "
+            "gives is the interval mu +- 3*sqrt(2)*sigma, of radius 3*sqrt(2)*sigma (1000 for the "
+            "salaries; two of its points are up to 6*sqrt(2)*sigma = 2000 apart), while R bounds "
+            "a distance; the printed R = mu + 3*sqrt(2)*sigma (3000) is the interval's upper end, "
+            "a location (negative for mu < -3*sqrt(2)*sigma). The paper's own examples use the interval "
+            "mu +- 3*sqrt(2)*sigma ((1000, 3000) and (-150, 150)), so the result stands and the "
+            "printed expression is the slip. Cutting the prior there is also not a bound "
             "for the lower side (Post >= p - delta): the tails beyond R still move the "
             "posterior; garesearch bounds that side with the prior's full tails."
         ),
@@ -857,7 +969,6 @@ def _s41_worst_crit():
             Check("garesearch's worst_case_prior(delta=0.1) = 0.45", "result", "close", wp, 0.45),
             Check("f'' at the stationary point < 0 (a maximum, as printed)", "printed", "lt",
                   float(second), 0.0),
-            *_derivation_checks("worst_prior_q1_derivative"),
         ),
         explanation=(
             "The stationary point p = (1-delta)/2 is right and is the worst prior, but it is "
@@ -891,7 +1002,6 @@ def _s41_q_dfdp():
                   "close", true_v, printed_v),
             Check("true derivative minus 1/((p+d)(1-p-d)) + q/(p(q-p)), over R", "result", "eq",
                   _zero(df - (1 / ((p + d) * (1 - p - d)) - q / (p * (q - p))) / R), "0"),
-            *_derivation_checks("worst_prior_general_q_derivative"),
         ),
         explanation=(
             "Wrong: with q - p in place of 1 - p, f = -ln(p/(q-p) (1/(delta+p) - 1))/R has "
@@ -921,7 +1031,6 @@ def _s41_q_crit():
             Check("the printed critical point lies in (0, q)", "result", "true", 0 < printed < qv),
             Check("printed critical point equals garesearch's worst prior", "result", "close",
                   printed, true_p),
-            *_derivation_checks("worst_prior_general_q_paper_point"),
         ),
         explanation=(
             "Wrong: the printed p = (delta(1-delta) + q(1-q))/(2(delta+q-1)) solves the wrong "
@@ -948,7 +1057,6 @@ def _s41_q_practice():
                   "close", worst, closed),
             Check("min over 999 priors of the two-sided eps (R = 1) >= the worst-case eps",
                   "result", "ge", float(two.min()), closed * (1 - 1e-12)),
-            *_derivation_checks("worst_prior_q1_sufficient"),
         ),
         explanation=(
             "Holds: with a = R every comparison set is the whole rest of the space, and "
@@ -1007,7 +1115,6 @@ def _s41_discrete_two_nearest():
         checks=(
             Check("smallest eps at the neighbours of p' = (1-delta)/2 equals the smallest over "
                   "all values (cats OR event)", "result", "close", rule, true_worst),
-            *_derivation_checks("discrete_two_nearest"),
         ),
         explanation=(
             "Wrong for the two-sided bound eps = min(eps_lb, eps_ub) that Def. 7 needs: it has "
@@ -1297,6 +1404,7 @@ def _s5_seq():
         lr = np.sum(eps * (np.abs(y - x2) - np.abs(y - x)))
         worst = max(worst, lr)
     seq = _composition("sequential", eps)
+    shared = _shared_randomness_pair()
     return Evidence(
         paper="independent eps_i-DP components => (sum eps_i)-DP",
         computed=float(worst),
@@ -1306,9 +1414,27 @@ def _s5_seq():
             Check("it is attained (the bound is tight)", "result", "close", float(worst), float(eps.sum())),
             Check("garesearch's sequential composition equals sum eps_i", "result", "close",
                   seq, float(eps.sum())),
+            Check("the hypothesis 'independent' is needed: M1 = x xor B, M2 = B (shared fair bit "
+                  "B, each 0-DP) give Pr[(1, 1) | x = 0] > e^0 Pr[(1, 1) | x = 1]", "result",
+                  "gt", shared[0], shared[1]),
         ),
-        explanation="Holds (with independent noise in each output): the log-likelihood ratio of the joint output is the sum of the components' ratios, at most sum eps_i, and equality is reached.",
+        explanation=(
+            "Holds with independent noise in each output, as the claim says: the log-likelihood "
+            "ratio of the joint output is the sum of the components' ratios, at most sum eps_i, "
+            "and equality is reached. The theorem as printed in Sec. 5 does not state that "
+            "hypothesis (the cited result has it), and it is needed: with one shared fair bit B, "
+            "M1(x) = x xor B and M2(x) = B are each 0-DP, yet (M1, M2) reveals x "
+            f"(Pr[(1, 1) | x = 0] = {shared[0]:g}, Pr[(1, 1) | x = 1] = {shared[1]:g})."
+        ),
     )
+
+
+def _shared_randomness_pair() -> tuple[float, float]:
+    """Pr[(M1, M2)(x) = (1, 1)] for x = 0 and x = 1, with M1 = x xor B, M2 = B, B a fair bit."""
+    def joint(x: int) -> float:
+        return sum(0.5 for b in (0, 1) if (x ^ b, b) == (1, 1))
+
+    return joint(0), joint(1)
 
 
 def _composition(kind: str, eps, p=None) -> float:
@@ -2028,8 +2154,10 @@ def _a_iteration():
             "Typo in the indices: the method is Newton's, w_{n+1} = w_n - (w_n e^{w_n} - y)/"
             "((w_n + 1) e^{w_n}), which from w_0 = 1 converges to W(y) for every y > -1/e. As "
             "printed (w_{n-1} twice) it needs two starting values and converges only linearly and "
-            "only for W(y) in (-1/2, 1) (its linearisation has roots of l^2 + c l - c with "
-            f"c = W/(W+1)); it fails for y = 5 and 10 ({printed[2]:.3g}, {printed[3]:.3g})."
+            "only for W(y) in (-1/2, 1), i.e. -0.303 < y < e (its linearisation has roots of "
+            f"l^2 + c l - c with c = W/(W+1)); it fails for y = 5 and 10 ({printed[2]:.3g}, "
+            f"{printed[3]:.3g}). App. A needs y = s/(e(1-s)) with s = r/R + delta, below e only "
+            "for s < e^2/(1+e^2) = 0.881."
         ),
     )
 
@@ -2156,6 +2284,30 @@ def _b_average():
     )
 
 
+@_cached
+def _spike_mechanism(eps: float = 1.0, delta: float = 0.05, h: float = 0.01) -> dict[str, float]:
+    r"""An :math:`(\epsilon, \delta)`-DP mechanism (Def. 9) that breaks the App. B.1 bound.
+
+    Inputs 0 and 1 at distance 1 (= a), prior 1/2 each, :math:`X' = \{1\}`, :math:`\hat X' =
+    \{0\}`.  M(0) is uniform on [0, 1]; M(1) is uniform with probability 1 - delta and uniform
+    on [0, h] with probability delta.  Both densities are piecewise constant, so the largest
+    set-level violation :math:`\sup_S \Pr[M(x)\in S] - e^\epsilon \Pr[M(x')\in S]` is the
+    integral of the positive part of the density difference (computed exactly, mpmath)."""
+    with mpmath.workdps(50):
+        e, d, w = mpmath.mpf(eps), mpmath.mpf(delta), mpmath.mpf(h)
+        f1_spike, f1_rest, f0 = (1 - d) + d / w, 1 - d, mpmath.mpf(1)
+        E = mpmath.exp(e)
+        excess_10 = w * max(f1_spike - E * f0, 0) + (1 - w) * max(f1_rest - E * f0, 0)
+        excess_01 = w * max(f0 - E * f1_spike, 0) + (1 - w) * max(f0 - E * f1_rest, 0)
+        p = q = mpmath.mpf(1) / 2
+        # exact posterior of x = 1 given an output y < h; the B.1 bound with chi_y = f(y|0) = 1
+        posterior = p * f1_spike / (p * f1_spike + q * f0)
+        printed_bound = 1 / (1 + (q / p) / (E + d / f0))
+        return {"eps": eps, "delta": delta, "h": h, "excess": float(max(excess_10, excess_01)),
+                "posterior": float(posterior), "bound": float(printed_bound),
+                "mass": float(w * f1_spike)}
+
+
 @_entry("B.chain1")
 def _b_chain1():
     eps, delta = 0.5, 0.05
@@ -2166,19 +2318,38 @@ def _b_chain1():
     post = p * fprime / (p * fprime + q1 * f1 + q2 * f2)
     middle = 1 / (1 + (q1 * f1 / (f1 * math.exp(eps) + delta) + q2 * f2 / (f2 * math.exp(eps) + delta)) / p)
     final = 1 / (1 + ((q1 + q2) / p) / (math.exp(eps) + delta / min(f1, f2)))
+    sp = _spike_mechanism()
     return Evidence(
         paper="Post = 1/(1+ int f/(f e^eps+delta) ...) <= 1/(1+ q/p /(e^eps + delta/inf f))",
-        computed=f"example: Post = {post:.4f} < middle {middle:.4f} <= final {final:.4f}",
+        computed=(
+            f"(eps, delta) = ({sp['eps']:g}, {sp['delta']:g})-DP spike mechanism: Post = "
+            f"{sp['posterior']:.4f} > bound {sp['bound']:.4f}; under the density premise: Post = "
+            f"{post:.4f} < middle {middle:.4f} <= final {final:.4f}"
+        ),
         checks=(
-            Check("exact posterior <= the middle expression", "result", "le", post, middle),
-            Check("middle expression <= the final bound", "result", "le", middle, final),
-            Check("exact posterior = the middle expression (the printed '=')", "printed", "close", post, middle),
+            Check(f"spike mechanism is ({sp['eps']:g}, {sp['delta']:g})-DP (Def. 9): largest "
+                  "set-level excess <= delta", "result", "le", sp["excess"], sp["delta"]),
+            Check("its exact posterior Pr[x = 1 | y < h] <= the final B.1 bound (chi_y = 1)",
+                  "result", "le", sp["posterior"], sp["bound"]),
+            Check("density premise f(y|x') <= e^eps f(y|x) + delta: exact posterior <= the "
+                  "middle expression", "result", "le", post, middle),
+            Check("density premise: middle expression <= the final bound", "result", "le",
+                  middle, final),
+            Check("exact posterior = the middle expression (the printed '=')", "printed", "close",
+                  post, middle),
         ),
         explanation=(
-            "The bound holds but the first step is an inequality, not '=': replacing f(y|x') by "
-            "its upper bound e^eps f(y|x) + delta only bounds the posterior "
-            f"(example: {post:.4f} < {middle:.4f}). The chain also assumes the density-level "
-            "inequality f(y|x') <= e^eps f(y|x) + delta, which (eps, delta)-DP on sets does not imply."
+            "Wrong for (eps, delta)-DP mechanisms, the subject of App. B.1: the chain starts from "
+            "'(eps, delta)-DP gives f(y|x') <= e^eps f(y|x) + delta', but Def. 9 bounds "
+            "probabilities of sets, not densities (delta is a probability; rescaling y changes "
+            f"the densities and not delta). The mechanism M(0) = U[0, 1], M(1) = "
+            f"(1 - {sp['delta']:g}) U[0, 1] + {sp['delta']:g} U[0, {sp['h']:g}] is "
+            f"({sp['eps']:g}, {sp['delta']:g})-DP (largest excess {sp['excess']:.4f}), yet with "
+            f"prior 1/2 an output y < {sp['h']:g} (probability {sp['mass']:.4f} under M(1)) gives "
+            f"Post[X'] = {sp['posterior']:.4f} above the final bound {sp['bound']:.4f}, although "
+            "inf f(y|x) = 1 there. For mechanisms whose densities do satisfy the pointwise "
+            "premise the chain holds, but its first step is '<=', not '=' (example: "
+            f"{post:.4f} < {middle:.4f})."
         ),
     )
 
@@ -2560,8 +2731,15 @@ def to_html(results: Sequence[ClaimResult] | None = None) -> str:
     )
 
 
-def write_report(output_dir: str | Path = "output") -> str:
+def write_report(output_dir: str | Path = "output",
+                 results: Sequence[ClaimResult] | None = None) -> str:
     """Write ``claims.md`` and ``claims.html`` (and ``claims.json``) into ``output_dir``.
+
+    Parameters
+    ----------
+    output_dir : str or Path
+    results : list of ClaimResult, optional
+        Already checked claims (default: :func:`check_all`).
 
     Returns
     -------
@@ -2570,7 +2748,7 @@ def write_report(output_dir: str | Path = "output") -> str:
     """
     out = Path(output_dir)
     out.mkdir(parents=True, exist_ok=True)
-    results = check_all()
+    results = check_all() if results is None else results
     (out / "claims.md").write_text(to_markdown(results), encoding="utf-8")
     (out / "claims.html").write_text(to_html(results), encoding="utf-8")
     (out / "claims.json").write_text(to_json(results), encoding="utf-8")

@@ -8,12 +8,14 @@ numeric claims shows that their verdicts follow the computation.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
+from fractions import Fraction
 
 import pytest
 
-from garesearch import attribute, bound, claims, priors
+from garesearch import attribute, bound, claims, derivations, priors
 
 EXPECTED = {
     "S1.rescale": "TYPO",
@@ -77,7 +79,9 @@ EXPECTED = {
     "A1.gencauchy_mass": "CONFIRMED",
     "A1.scaling": "TYPO",
     "B.average": "CONFIRMED",
-    "B.chain1": "TYPO",
+    # the density-level premise does not follow from (eps, delta)-DP: the bound fails for a
+    # mechanism meeting Def. 9 (derivations.approx_posterior_chain, and the spike test below)
+    "B.chain1": "WRONG",
     "B.eps_fixed": "CONFIRMED",
     "B.adp_chain": "CONFIRMED",
     "B.laplace_subst": "CONFIRMED",
@@ -239,6 +243,10 @@ def test_patched_prior_mass_changes_salary_verdict(monkeypatch):
     claims.clear_cache()
 
 
+def _with_status(records, name, status):
+    return [dataclasses.replace(r, status=status) if r.name == name else r for r in records]
+
+
 def test_patched_counterexample_changes_theorem1_verdict(monkeypatch):
     claims.clear_cache()
     monkeypatch.setattr(
@@ -246,6 +254,10 @@ def test_patched_counterexample_changes_theorem1_verdict(monkeypatch):
         lambda: {"epsilon": 0.5, "posterior": 0.25, "bound": 0.3, "advantage": 0.05},
     )
     monkeypatch.setattr(claims, "_exact_violations", list)
+    # the sympy derivation refutes the exponent independently: WRONG until it is patched too
+    assert claims.check_claim("T1.AND_formula").verdict == "WRONG"
+    records = _with_status(derivations.all_derivations(), "and_event_distance", "proved")
+    monkeypatch.setattr(claims, "_derivation_records", lambda: records)
     assert claims.check_claim("T1.AND_formula").verdict == "CONFIRMED"
     monkeypatch.undo()
     claims.clear_cache()
@@ -256,6 +268,80 @@ def test_patched_worst_prior_changes_pprime_verdict(monkeypatch):
     assert claims.check_claim("S4.1.discrete_pprime").verdict == "TYPO"
     monkeypatch.setattr(bound, "worst_case_prior", lambda **kw: 0.3)
     assert claims.check_claim("S4.1.discrete_pprime").verdict == "WRONG"
+
+
+# ------------------------------------------------------------------------------------------
+# the symbolic derivations enter the evidence
+# ------------------------------------------------------------------------------------------
+def _pairs_from_records():
+    return {(c, r.name) for r in derivations.all_derivations() for c in r.claims}
+
+
+def test_every_derivation_naming_a_claim_is_wired():
+    """Each (claim, derivation) pair of the derivation records has a decided kind, and the
+    table names no pair the records do not."""
+    table = {(c, name) for c, pairs in claims.DERIVATION_KINDS.items() for name, _ in pairs}
+    assert table == _pairs_from_records()
+    assert all(kind in ("result", "printed")
+               for pairs in claims.DERIVATION_KINDS.values() for _, kind in pairs)
+    for pairs in claims.DERIVATION_KINDS.values():
+        assert len({name for name, _ in pairs}) == len(pairs)
+    assert {c for c, _ in _pairs_from_records()} <= set(claims.claim_ids())
+    assert set(claims.derivations_by_claim()) == {c for c, _ in _pairs_from_records()}
+
+
+def test_derivation_checks_in_every_evidence(results):
+    records = {r.name: r for r in derivations.all_derivations()}
+    for claim_id, name in sorted(_pairs_from_records()):
+        r = records[name]
+        found = [c for c in results[claim_id].evidence.checks
+                 if c.text.startswith(f"sympy derivation {name} (")]
+        assert len(found) == 1, (claim_id, name)
+        check = found[0]
+        assert check.kind == dict(claims.DERIVATION_KINDS[claim_id])[name]
+        assert check.holds == (r.status != "refuted")
+        if r.status == "proved under conditions":
+            assert r.conditions in check.text
+
+
+def test_refuted_derivation_fails_with_its_kind(monkeypatch):
+    assert claims.check_claim("S3.2.posterior").verdict == "CONFIRMED"
+    records = _with_status(derivations.all_derivations(), "posterior_bound_sec32", "refuted")
+    monkeypatch.setattr(claims, "_derivation_records", lambda: records)
+    assert claims.check_claim("S3.2.posterior").verdict == "WRONG"
+    kinds = dict(claims.DERIVATION_KINDS)
+    kinds["S3.2.posterior"] = tuple((n, "printed") for n, _ in kinds["S3.2.posterior"])
+    monkeypatch.setattr(claims, "DERIVATION_KINDS", kinds)
+    assert claims.check_claim("S3.2.posterior").verdict == "TYPO"
+
+
+def test_a_derivation_without_a_decided_kind_still_counts(monkeypatch):
+    kinds = {k: v for k, v in claims.DERIVATION_KINDS.items() if k != "A1.scaling"}
+    monkeypatch.setattr(claims, "DERIVATION_KINDS", kinds)
+    r = claims.check_claim("A1.scaling")
+    (check,) = [c for c in r.evidence.checks if c.text.startswith("sympy derivation noise_scaling")]
+    assert check.kind == "result" and not check.holds
+    assert r.verdict == "WRONG"
+
+
+def test_spike_mechanism_breaks_the_b1_bound():
+    """M(0) = U[0,1], M(1) = 0.95 U[0,1] + 0.05 U[0,0.01]: exact values with fractions."""
+    sp = claims._spike_mechanism()
+    assert (sp["eps"], sp["delta"], sp["h"]) == (1.0, 0.05, 0.01)
+    f1 = Fraction(95, 100) + Fraction(5, 100) / Fraction(1, 100)  # 5.95 on [0, h]
+    # the only set where f1 > e f0 is [0, h]; the other direction never exceeds
+    excess = Fraction(1, 100) * f1 - Fraction(1, 100) * math.e
+    assert sp["excess"] == pytest.approx(float(excess), rel=1e-12)
+    assert sp["excess"] <= 0.05
+    assert sp["posterior"] == pytest.approx(float(f1 / (f1 + 1)), rel=1e-12)  # 595/695
+    assert sp["bound"] == pytest.approx(1 / (1 + 1 / (math.e + 0.05)), rel=1e-12)
+    assert sp["posterior"] > sp["bound"]
+    assert sp["mass"] == pytest.approx(0.0595, rel=1e-12)
+
+
+def test_sequential_composition_needs_independence():
+    # M1 = x xor B, M2 = B: output (1, 1) means B = 1 and x = 0
+    assert claims._shared_randomness_pair() == (0.5, 0.0)
 
 
 # ------------------------------------------------------------------------------------------
@@ -282,7 +368,7 @@ def test_table_command(capsys):
 
 
 def test_write_report(tmp_path, results):
-    line = claims.write_report(tmp_path)
+    line = claims.write_report(tmp_path, list(results.values()))
     md = (tmp_path / "claims.md").read_text(encoding="utf-8")
     page = (tmp_path / "claims.html").read_text(encoding="utf-8")
     counts = claims.summary(list(results.values()))
