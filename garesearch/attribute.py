@@ -52,6 +52,28 @@ _CONSTRUCTIONS = ("sound", "paper")
 _SIDES = ("both", "upper")
 
 
+def laplace_scale(self, sensitivity: float = 1.0) -> float:
+    """Scale ``b = sensitivity / epsilon`` of Laplace noise that achieves this epsilon."""
+    if not (math.isfinite(sensitivity) and sensitivity > 0):
+        raise ParameterError(f"sensitivity must be a finite number > 0; got {sensitivity}")
+    return sensitivity / self.epsilon
+
+
+def check_common(prior, r, delta, sides) -> None:
+    """Checks shared by the univariate entry points: the prior's type, ``r``, ``delta``, ``sides``."""
+    if not isinstance(prior, Prior):
+        raise ParameterError(f"prior must be a garesearch.priors.Prior; got {type(prior).__name__}")
+    for name, v in (("r", r), ("delta", delta)):
+        if not isinstance(v, (int, float, np.integer, np.floating)) or not math.isfinite(v):
+            raise ParameterError(f"{name} must be a finite real number; got {v!r}")
+    if not 0 < delta < 1:
+        raise ParameterError(f"delta must lie in (0, 1); got {delta}")
+    if r < 0:
+        raise ParameterError(f"r must be >= 0; got {r}")
+    if sides not in _SIDES:
+        raise ParameterError(f"sides must be one of {_SIDES}; got {sides!r}")
+
+
 @dataclass(frozen=True)
 class AttributeResult:
     """What :func:`epsilon_for_attribute` found.
@@ -92,11 +114,7 @@ class AttributeResult:
     construction: str
     prior: Prior = field(repr=False)
 
-    def laplace_scale(self, sensitivity: float = 1.0) -> float:
-        """Scale ``b = sensitivity / epsilon`` of Laplace noise that achieves this epsilon."""
-        if not (math.isfinite(sensitivity) and sensitivity > 0):
-            raise ParameterError(f"sensitivity must be a finite number > 0; got {sensitivity}")
-        return sensitivity / self.epsilon
+    laplace_scale = laplace_scale
 
     def posterior_bound(self) -> float:
         """The upper bound on the posterior at ``epsilon`` (at most ``p + delta``)."""
@@ -451,19 +469,9 @@ def epsilon_for_attribute(
     >>> round(epsilon_for_attribute(cats, r=0, delta=0.1, t="black").epsilon, 4)
     0.3483
     """
-    if not isinstance(prior, Prior):
-        raise ParameterError(f"prior must be a garesearch.priors.Prior; got {type(prior).__name__}")
-    for name, v in (("r", r), ("delta", delta)):
-        if not isinstance(v, (int, float, np.integer, np.floating)) or not math.isfinite(v):
-            raise ParameterError(f"{name} must be a finite real number; got {v!r}")
-    if not 0 < delta < 1:
-        raise ParameterError(f"delta must lie in (0, 1); got {delta}")
-    if r < 0:
-        raise ParameterError(f"r must be >= 0; got {r}")
+    check_common(prior, r, delta, sides)
     if construction not in _CONSTRUCTIONS:
         raise ParameterError(f"construction must be one of {_CONSTRUCTIONS}; got {construction!r}")
-    if sides not in _SIDES:
-        raise ParameterError(f"sides must be one of {_SIDES}; got {sides!r}")
     discrete = isinstance(prior, Categorical) and prior.metric == "discrete"
     if R is not None:
         if not (isinstance(R, (int, float, np.integer, np.floating)) and math.isfinite(R) and R > 0):

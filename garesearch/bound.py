@@ -142,6 +142,17 @@ def _check_pq(v, dps):
             )
 
 
+def _epsilon_values(epsilon, p, q, a, dps):
+    """Checked inputs of the functions that take an epsilon (``q`` defaults to ``1 - p``)."""
+    v = to_values(dps, epsilon=epsilon, p=p, a=a, **({} if q is None else {"q": q}))
+    check("epsilon", v["epsilon"], 0, np.inf, low_open=False)
+    check("a", v["a"], 0, np.inf)
+    _check_pq(v, dps)
+    if q is None:
+        v["q"] = 1 - v["p"]
+    return v
+
+
 def _sides(sides, q):
     if sides is None:
         return "both" if q is None else "upper"
@@ -193,12 +204,7 @@ def posterior_bound(*, epsilon, p, q=None, a=1.0, dps: int | None = None):
     float, ndarray or mpmath.mpf
     """
     with workdps(dps):
-        v = to_values(dps, epsilon=epsilon, p=p, a=a, **({} if q is None else {"q": q}))
-        check("epsilon", v["epsilon"], 0, np.inf, low_open=False)
-        check("a", v["a"], 0, np.inf)
-        _check_pq(v, dps)
-        if q is None:
-            v["q"] = 1 - v["p"]
+        v = _epsilon_values(epsilon, p, q, a, dps)
         return finish(evaluate(posterior_bound_formula, v, dps), dps)
 
 
@@ -215,12 +221,7 @@ def advantage_for_epsilon(*, epsilon, p, q=None, a=1.0, sides=None, dps: int | N
     """
     sides = _sides(sides, q)
     with workdps(dps):
-        v = to_values(dps, epsilon=epsilon, p=p, a=a, **({} if q is None else {"q": q}))
-        check("epsilon", v["epsilon"], 0, np.inf, low_open=False)
-        check("a", v["a"], 0, np.inf)
-        _check_pq(v, dps)
-        if q is None:
-            v["q"] = 1 - v["p"]
+        v = _epsilon_values(epsilon, p, q, a, dps)
         up = evaluate(advantage_upper_formula, v, dps)
         if sides == "upper":
             return finish(up, dps)

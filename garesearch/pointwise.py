@@ -43,6 +43,7 @@ from typing import Any
 
 import numpy as np
 
+from .attribute import _scale, check_common, laplace_scale
 from .errors import InfeasibleError, ParameterError
 from .priors import Categorical, Continuous, Normal, PiecewiseUniform, Prior
 
@@ -145,11 +146,7 @@ class PointwiseResult:
     binding: str
     prior: Prior = field(repr=False)
 
-    def laplace_scale(self, sensitivity: float = 1.0) -> float:
-        """Scale ``sensitivity / epsilon`` of Laplace noise achieving this epsilon."""
-        if not (math.isfinite(sensitivity) and sensitivity > 0):
-            raise ParameterError(f"sensitivity must be a finite number > 0; got {sensitivity}")
-        return sensitivity / self.epsilon
+    laplace_scale = laplace_scale
 
     def posterior_bound(self) -> float:
         """:math:`1 / (1 + J(\\epsilon))` at the returned epsilon (at most ``p + delta``)."""
@@ -221,19 +218,7 @@ def epsilon_pointwise(
     ------
     ParameterError, InfeasibleError
     """
-    from .attribute import _scale
-
-    if not isinstance(prior, Prior):
-        raise ParameterError(f"prior must be a garesearch.priors.Prior; got {type(prior).__name__}")
-    for name, v in (("r", r), ("delta", delta)):
-        if not isinstance(v, (int, float, np.integer, np.floating)) or not math.isfinite(v):
-            raise ParameterError(f"{name} must be a finite real number; got {v!r}")
-    if not 0 < delta < 1:
-        raise ParameterError(f"delta must lie in (0, 1); got {delta}")
-    if r < 0:
-        raise ParameterError(f"r must be >= 0; got {r}")
-    if sides not in ("both", "upper"):
-        raise ParameterError(f"sides must be 'both' or 'upper'; got {sides!r}")
+    check_common(prior, r, delta, sides)
     if isinstance(prior, Categorical) and prior.metric == "discrete":
         from .attribute import epsilon_for_attribute
 
