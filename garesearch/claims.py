@@ -2776,5 +2776,5 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print(_table(results))
     if args.output:
-        write_report(args.output)
+        write_report(args.output, None if args.ids else results)
     return 0
