@@ -228,8 +228,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the true value (default: the worst case over the prior); for a goal NAME=V,NAME=V")
     p.add_argument("--sensitivity", type=float, default=1.0,
                    help="sensitivity of the query w.r.t. the attribute's distance (default 1)")
-    p.add_argument("--construction", choices=("sound", "paper"), default="sound",
-                   help="comparison set: garesearch's sound one (default) or the paper's Eq. (main)")
+    p.add_argument("--construction", choices=("sound", "paper", "pointwise"), default="sound",
+                   help="comparison set: garesearch's sound one (default), the paper's Eq. (main), "
+                        "or the sharper pointwise bound (one numeric attribute)")
     p.add_argument("--sides", choices=("both", "upper"), default="both",
                    help="bound |post - prior| (both, default) or only the attacker's gain (upper)")
     p.add_argument("--R", type=float, default=None, dest="R",
@@ -271,11 +272,45 @@ def _single(args) -> dict:
     from .attribute import epsilon_for_attribute
 
     prior = parse_prior(args.prior)
+    if args.construction == "pointwise":
+        return _pointwise(args, prior)
     res = epsilon_for_attribute(
         prior, r=_one_r(args.r), delta=args.delta, t=_true_value(args.t, prior), R=args.R,
         sides=args.sides, construction=args.construction,
     )
     return _attribute_report(res, args, prior)
+
+
+def _no_pointwise(args) -> None:
+    if args.construction == "pointwise":
+        raise ParameterError("--construction pointwise applies to one numeric attribute (--prior)")
+
+
+def _pointwise(args, prior) -> dict:
+    from .pointwise import epsilon_pointwise
+
+    if args.R is not None:
+        raise ParameterError("--R does not apply to --construction pointwise (it has no comparison set)")
+    res = epsilon_pointwise(prior, r=_one_r(args.r), delta=args.delta, t=_true_value(args.t, prior),
+                            sides=args.sides)
+    t = res.t.item() if hasattr(res.t, "item") else res.t
+    return {
+        "method": "pointwise",
+        "epsilon": res.epsilon,
+        "laplace_scale": res.laplace_scale(args.sensitivity),
+        "sensitivity": args.sensitivity,
+        "t": t,
+        "t_given": args.t is not None,
+        "r": res.r,
+        "delta": res.delta,
+        "p": res.p,
+        "posterior_bound": res.posterior_bound(),
+        "epsilon_upper": res.epsilon_upper,
+        "epsilon_lower": res.epsilon_lower,
+        "binding": res.binding,
+        "construction": "pointwise",
+        "prior": repr(prior),
+    }
 
 
 def _attribute_report(res, args, prior) -> dict:
@@ -314,6 +349,7 @@ def _pleak(args) -> dict:
     t = args.t
     if t is not None and "=" in t:
         t = dict(part.partition("=")[::2] for part in t.split(","))
+    _no_pointwise(args)
     res = pleak.epsilon_for_pleak_goal(
         know, goal, delta=args.delta, t=t, construction=args.construction, sides=args.sides
     )
@@ -412,6 +448,7 @@ def _goal(args, tree, priors) -> dict:
 
     if args.R is not None:
         raise ParameterError("--R applies to one attribute; for a goal the radii are optimised")
+    _no_pointwise(args)
     res = events.epsilon_for_goal(
         build(tree), delta=args.delta, t=_goal_t(args.t, priors), sides=args.sides,
         construction=args.construction,
@@ -468,6 +505,13 @@ def _text(out: dict) -> str:
         row("distance", out["distance"], "largest distance in the exponent")
         row("binding side", out["binding"], f"(upper {_fmt(out['epsilon_upper'])}, lower {_fmt(out['epsilon_lower'])})")
         row("construction", out["construction"])
+    elif out["method"] == "pointwise":
+        row("true value t", out["t"], "(given)" if out["t_given"] else "(worst case over the prior)")
+        row("prior p", out["p"], f"Pr[d(X, t) <= r], r = {_fmt(out['r'])}")
+        row("posterior bound", out["posterior_bound"], f"(p + delta = {_fmt(out['p'] + out['delta'])})")
+        row("binding side", out["binding"], f"(upper {_fmt(out['epsilon_upper'])}, lower {_fmt(out['epsilon_lower'])})")
+        row("construction", "pointwise", "each wrong value compared at its own distance")
+        row("prior law", out["prior"])
     elif out["method"] == "attribute":
         row("true value t", out["t"], "(given)" if out["t_given"] else "(worst case over the prior)")
         row("prior p", out["p"], f"Pr[d(X, t) <= r], r = {_fmt(out['r'])}")

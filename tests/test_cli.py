@@ -199,3 +199,24 @@ def test_malformed_pleak_file_names_the_line(capsys, tmp_path):
     goal.write_text("t.x approx 1")
     code, _, err = run(capsys, "--delta", "0.1", "--att", str(att), "--goal-file", str(goal))
     assert code == 2 and f"{att}:2:" in err and err.count("\n") == 1
+
+
+def test_pointwise_construction_uniform_closed_form(capsys):
+    """--construction pointwise: 1/(1 + J(eps)) = p + delta with J typed from its definition:
+    J = int_6^10 e^{-eps x} dx / int_4^6 e^{-eps x} dx + int_0^4 e^{eps x} dx / int_4^6 e^{eps x} dx."""
+    from scipy.optimize import brentq
+
+    out = run_json(capsys, "--prior", "uniform:0,10", "--r", "1", "--delta", "0.1", "--t", "5",
+                   "--sides", "upper", "--construction", "pointwise")
+
+    def J(e):
+        up = (math.exp(-6 * e) - math.exp(-10 * e)) / (math.exp(-4 * e) - math.exp(-6 * e))
+        down = (math.exp(4 * e) - 1) / (math.exp(6 * e) - math.exp(4 * e))
+        return up + down
+
+    ref = brentq(lambda e: 1 / (1 + J(e)) - 0.3, 1e-6, 5, xtol=1e-15)
+    assert out["epsilon"] == pytest.approx(ref, rel=1e-9)
+    assert out["method"] == "pointwise" and out["posterior_bound"] == pytest.approx(0.3, abs=1e-12)
+    code, _, err = run(capsys, "--attribute", "a=uniform:0,1", "--attribute", "b=uniform:0,1",
+                       "--goal", "a & b", "--r", "0.1", "--delta", "0.1", "--construction", "pointwise")
+    assert code == 2 and "one numeric attribute" in err

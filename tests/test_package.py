@@ -55,3 +55,10 @@ def test_readme_gives_two_commands_and_its_example_runs():
     assert "make test" in ci
     for block in re.findall(r"```python\n(.*?)```", text, re.S):
         exec(compile(block, "README.md", "exec"), {})
+
+
+def test_readme_claims_summary_is_the_computed_one():
+    from garesearch import claims
+
+    line = claims.summary_line(claims.check_all())
+    assert line in (ROOT / "README.md").read_text()
