@@ -91,6 +91,7 @@ def execute_notebook(
         client = nbclient.NotebookClient(
             nb, timeout=timeout, kernel_name=kernel_name,
             resources={"metadata": {"path": str(path.parent.resolve())}},
+            extra_arguments=["--IPKernelApp.log_level=ERROR"],  # no kernel start-up chatter
         )
         client.execute()
     except Exception as exc:  # a failing cell, a timeout, a dead kernel: report, don't crash
