@@ -68,6 +68,8 @@ _LAZY: dict[str, str] = {
     "epsilon_for_goal": "events",
     "epsilon_for_each": "events",
     "or_probability": "events",
+    "Coordinates": "events",
+    "lp_ball_mass": "events",
     "composed_epsilon": "composition",
     "equal_split": "composition",
     "optimal_split": "composition",

@@ -16,6 +16,12 @@ Correlated attributes are one attribute with a joint prior (a ``Categorical`` ov
 The distance between two records is the :math:`\ell_p` norm (``norm``, default
 :math:`\infty`) of the per-attribute distances; each attribute keeps its own unit.
 
+Parts combined with ``&`` give a *box* of correct guesses, :math:`\prod_i [t_i - r_i, t_i +
+r_i]`; ``norm`` only changes the distance in the exponent.  A *ball*
+:math:`\{x : \lVert x - t\rVert_p \le r\}` (a location guessed within ``r`` metres, Sec. 6.3)
+is one part of its own: :class:`Coordinates` ``([prior_x, prior_y], r=10, norm=2)``, whose
+prior mass :func:`lp_ball_mass` integrates numerically (closed form for isotropic normals).
+
 Soundness of the constructions
 ------------------------------
 *AND (Theorem 1).*  :math:`X' = \prod_i \mathcal B(t_i, r_i)` and the comparison set is the
@@ -78,18 +84,20 @@ from . import bound
 from ._backend import NUMPY
 from .attribute import _eps_main, _maximise, epsilon_for_attribute
 from .errors import InfeasibleError, ParameterError
-from .priors import Categorical, Prior
+from .priors import Categorical, Continuous, Normal, PiecewiseUniform, Prior
 
 __all__ = [
     "AllOf",
     "AnyOf",
     "Attribute",
+    "Coordinates",
     "GoalResult",
     "SeparateResult",
     "epsilon_for",
     "epsilon_for_each",
     "epsilon_for_goal",
     "in_goal",
+    "lp_ball_mass",
     "or_blocks",
     "or_probability",
 ]
@@ -242,6 +250,17 @@ class Attribute(_Goal):
             return np.array([1.0])
         return np.unique(np.abs(self.prior._x - t))
 
+    @property
+    def prior_objects(self) -> tuple:
+        return (self.prior,)
+
+    def tile_mass(self, t, a) -> float:
+        """Mass of the central tile of the OR blocks (the interval of half-width ``a``)."""
+        return self.g(t, a)
+
+    def tile_spread(self, t, a) -> float:
+        return self.spread(t, a)
+
     def moment(self, epsilon, t) -> float:
         r"""Upper bound on :math:`E[e^{\epsilon D(X)}]`, :math:`D(x)` the largest distance
         from ``x`` to :math:`\mathcal B(t, r)` (used for the lower side)."""
@@ -250,6 +269,300 @@ class Attribute(_Goal):
             return p + (1 - p) * math.exp(epsilon)
         lo, hi = self.prior.correct_extent(t, self.r)
         return self.prior.tail_mgf(epsilon, lo, hi) + self.g(t, self.r) * math.exp(epsilon * (hi - lo))
+
+
+# ------------------------------------------------------------------------------------------
+# Coordinates guessed together within an l_p ball
+# ------------------------------------------------------------------------------------------
+def _pdf(prior: Prior, x: float) -> float:
+    """Density of a continuous prior at ``x`` (the integrand of :func:`lp_ball_mass`)."""
+    if isinstance(prior, Normal):
+        z = (x - prior.mu) / prior.sigma
+        return math.exp(-0.5 * z * z) / (prior.sigma * math.sqrt(2 * math.pi))
+    if isinstance(prior, PiecewiseUniform):
+        if not prior.edges[0] <= x <= prior.edges[-1]:
+            return 0.0
+        i = min(int(np.searchsorted(prior.edges, x, side="right")) - 1, prior.density.size - 1)
+        return float(prior.density[i])
+    if isinstance(prior, Continuous):
+        return float(prior.dist.pdf(x))
+    raise ParameterError(f"no density for a prior of type {type(prior).__name__}")
+
+
+def _section(z: float, d: float, norm: float) -> float:
+    r"""Radius left for the other coordinates: :math:`(z^p - d^p)^{1/p}` (``-1`` if ``d > z``)."""
+    if d > z:
+        return -1.0
+    if math.isinf(norm):
+        return z
+    if norm == 1:
+        return z - d
+    return (z**norm - d**norm) ** (1.0 / norm) if d < z else 0.0
+
+
+def _closed_form_ball(priors, t, z, norm):
+    r"""Isotropic normal priors in :math:`\ell_2`: :math:`\lVert X - t\rVert_2^2/\sigma^2` is
+    non-central chi-square with ``n`` degrees of freedom; ``None`` where this does not apply."""
+    if norm != 2 or not all(isinstance(p, Normal) for p in priors):
+        return None
+    s = priors[0].sigma
+    if any(p.sigma != s for p in priors):
+        return None
+    from scipy import stats
+
+    nc = sum(((p.mu - ti) / s) ** 2 for p, ti in zip(priors, t, strict=True))
+    x = (z / s) ** 2
+    if nc == 0:
+        return float(stats.chi2.cdf(x, len(priors)))
+    return float(stats.ncx2.cdf(x, len(priors), nc))
+
+
+def _ball_quad(priors, t, z, norm, tol):
+    """(mass, error estimate) of the l_p ball by summing / integrating over the first
+    coordinate the mass of the section of the others (recursively)."""
+    first, rest = priors[0], priors[1:]
+    t0, trest = t[0], t[1:]
+
+    def inner(x):
+        h = _section(z, abs(x - t0), norm)
+        if h < 0:
+            return 0.0, 0.0
+        if len(rest) == 1:
+            return float(rest[0]._mass1(trest[0] - h, trest[0] + h)), 0.0
+        return _ball_quad(rest, trest, h, norm, tol)
+
+    if isinstance(first, Categorical):
+        sel = np.abs(first._x - t0) <= z
+        total = err = 0.0
+        for x, w in zip(first._x[sel], first.probs[sel], strict=True):
+            v, e = inner(float(x))
+            total += w * v
+            err += w * e
+        return total, err
+    from scipy.integrate import quad
+
+    low, high = first.support
+    lo, hi = max(t0 - z, low), min(t0 + z, high)
+    if hi <= lo:
+        return 0.0, 0.0
+    points = [t0] if lo < t0 < hi else []
+    if isinstance(first, PiecewiseUniform):
+        points += [float(e) for e in first.edges if lo < e < hi]
+    val, err = quad(lambda x: _pdf(first, x) * inner(x)[0], lo, hi, points=points or None,
+                    epsabs=tol, epsrel=tol, limit=200)
+    return float(val), float(err)
+
+
+def lp_ball_mass(priors: Sequence[Prior], t: Sequence[float], z: float, *, norm: float = 2.0,
+                 method: str = "auto", tol: float = 1e-11, return_error: bool = False):
+    r"""Prior mass of the :math:`\ell_p` ball :math:`\{x : \lVert x - t \rVert_p \le z\}` for
+    independent numeric coordinates: the :math:`g_t(z)` of Sec. 4.2 for a ball instead of a box.
+
+    .. math:: g_t(z) = \int f_1(x_1)\, g^{(2..n)}_{t_{2..n}}\!\big((z^p - |x_1 - t_1|^p)^{1/p}\big)\, dx_1
+
+    (a sum over the atoms of a finite prior), recursively down to one coordinate, by adaptive
+    Gauss-Kronrod quadrature (``scipy.integrate.quad``) with absolute and relative tolerance
+    ``tol``; :math:`\ell_\infty` is the product of the interval masses.  Isotropic normal
+    coordinates under :math:`\ell_2` have the closed form :math:`\Pr[\chi'^2_n(\lambda) \le
+    z^2/\sigma^2]`, :math:`\lambda = \lVert \mu - t\rVert_2^2/\sigma^2` (at the centre of two
+    coordinates: the Rayleigh law :math:`1 - e^{-z^2/(2\sigma^2)}`, Sec. 6.3).
+
+    Parameters
+    ----------
+    priors : sequence of Prior
+        Numeric priors of the coordinates (:class:`~garesearch.priors.Normal`,
+        :class:`~garesearch.priors.PiecewiseUniform`, :class:`~garesearch.priors.Continuous`,
+        numeric :class:`~garesearch.priors.Categorical`); mutually independent.
+    t : sequence of float
+        Centre of the ball.
+    z : float
+        Radius (``z < 0``: an empty ball).
+    norm : float
+        The ``p`` of the :math:`\ell_p` norm, in [1, inf].
+    method : {"auto", "quad"}
+        ``"quad"`` skips the closed form.
+    tol : float
+        Tolerance of the quadrature.
+    return_error : bool
+        Also return the quadrature's error estimate (0 for closed forms and sums).
+
+    Returns
+    -------
+    float, or (float, float)
+    """
+    norm = _check_norm(norm)
+    if method not in ("auto", "quad"):
+        raise ParameterError(f"method must be 'auto' or 'quad'; got {method!r}")
+    priors = tuple(priors)
+    if not priors or len(priors) != len(t):
+        raise ParameterError("priors and t must have the same, non-zero, length")
+    for p in priors:
+        if not isinstance(p, Prior) or p.metric != "absolute":
+            raise ParameterError("every coordinate needs a numeric prior (absolute metric)")
+    t = tuple(float(x) for x in t)
+    if not (_is_real(z) and not math.isnan(z)):
+        raise ParameterError(f"z must be a real number; got {z!r}")
+    out, err = None, 0.0
+    if z < 0:
+        out = 0.0
+    elif math.isinf(norm) or len(priors) == 1:
+        out = math.prod(float(p._mass1(ti - z, ti + z)) for p, ti in zip(priors, t, strict=True))
+    elif method == "auto":
+        out = _closed_form_ball(priors, t, z, norm)
+    if out is None:
+        out, err = _ball_quad(priors, t, float(z), norm, tol)
+    out = min(max(out, 0.0), 1.0)
+    return (out, err) if return_error else out
+
+
+class Coordinates(_Goal):
+    r"""Numeric coordinates guessed together within an :math:`\ell_p` ball (Sec. 4.2, 6.3).
+
+    The attacker wins if the guess lies in :math:`X' = \{x : \lVert x - t\rVert_p \le r\}`
+    (``norm=2``: within ``r`` of the true location, as in the ships example of Sec. 6.3),
+    not in the box :math:`\prod_i [t_i - r, t_i + r]` that :class:`Attribute` parts combined
+    with ``&`` describe.  The coordinates count as one part of a goal whose distance is
+    :math:`\lVert x - x'\rVert_p`; combined with other parts by ``&`` and ``|``, the records'
+    distance is the ``norm`` of :func:`epsilon_for_goal` over the parts' distances.
+
+    *Upper side.*  The comparison set is the shell :math:`\{r < \lVert x - t\rVert_p \le a\}`
+    of mass :math:`g_t(a) - g_t(r)` (:func:`lp_ball_mass`); a point of the ball and one of the
+    shell are at most :math:`a + r` apart (triangle inequality; attained when both sides are
+    inside the support), which goes into the exponent of Eq. (main).
+    *Lower side.*  The largest distance from ``x`` to :math:`X'` is
+    :math:`\lVert x - t\rVert_p + r \le \sum_i |x_i - t_i| + r`, so
+    :math:`E[e^{\epsilon D(X)}] \le e^{\epsilon r}\prod_i E[e^{\epsilon |X_i - t_i|}]` enters
+    the bound of the module docstring (sound, loose by up to the ratio of the
+    :math:`\ell_1` and :math:`\ell_p` norms); with bounded coordinates also Sec. 3.2's
+    :math:`\epsilon_{ub}` over the diameter.
+    *OR blocks.*  The tiles are cubes of half-width ``a`` around ``t`` (they hold the ball for
+    ``a >= r``): two points of a cube are at most :math:`2 a n^{1/p}` apart, a point of the
+    ball and one of the cube at most :math:`a n^{1/p} + r`.
+
+    Parameters
+    ----------
+    priors : sequence of Prior
+        Independent numeric priors of the coordinates (at least two).
+    r : float
+        Radius of a correct guess, ``>= 0``.
+    norm : float
+        The ``p`` of the ball, in [1, inf] (default 2).
+    name : str, optional
+
+    Examples
+    --------
+    The ships of Sec. 6.3 with independent :math:`N(0, 1250)` coordinates:
+
+    >>> from garesearch.priors import Normal
+    >>> ship = Coordinates([Normal(0, 1250 ** 0.5), Normal(0, 1250 ** 0.5)], r=10, name="ship")
+    >>> round(ship.g((0.0, 0.0), 10), 4)
+    0.0392
+    """
+
+    discrete = False
+    finite = False
+
+    def __init__(self, priors: Sequence[Prior], *, r: float, norm: float = 2.0, name: str | None = None):
+        if isinstance(priors, Prior) or not isinstance(priors, Sequence):
+            raise ParameterError("priors must be a sequence of priors, one per coordinate")
+        priors = tuple(priors)
+        if len(priors) < 2:
+            raise ParameterError(f"Coordinates needs at least two priors; got {len(priors)} (use Attribute)")
+        for p in priors:
+            if not isinstance(p, Prior) or p.metric != "absolute":
+                raise ParameterError("every coordinate needs a numeric garesearch.priors.Prior")
+        if len({id(p) for p in priors}) != len(priors):
+            raise ParameterError("the coordinates share a prior object: give each its own prior")
+        if not (_is_real(r) and math.isfinite(r) and r >= 0):
+            raise ParameterError(f"r must be a finite number >= 0; got {r!r}")
+        self.norm = _check_norm(norm)
+        if name is not None and not isinstance(name, str):
+            raise ParameterError(f"name must be a string; got {name!r}")
+        self.priors = priors
+        self.r = float(r)
+        self.name = name
+        if not self.r < self.diameter:
+            raise ParameterError(f"r must lie in [0, R) with R = {self.diameter} the diameter; got r={r}")
+
+    def __repr__(self):
+        label = f", name={self.name!r}" if self.name else ""
+        return f"Coordinates({list(self.priors)!r}, r={self.r}, norm={self.norm}{label})"
+
+    def terms(self):
+        return ((self,),)
+
+    @property
+    def prior_objects(self) -> tuple:
+        return self.priors
+
+    @property
+    def label(self) -> str:
+        return self.name if self.name else repr(self)
+
+    @property
+    def dim(self) -> int:
+        return len(self.priors)
+
+    @property
+    def diameter(self) -> float:
+        return _lp([p.support[1] - p.support[0] for p in self.priors], self.norm)
+
+    def check_t(self, t):
+        if isinstance(t, (str, bytes)) or not isinstance(t, (Sequence, np.ndarray)) or len(t) != self.dim:
+            raise ParameterError(f"t for {self.label} must be {self.dim} numbers; got {t!r}")
+        out = []
+        for p, v in zip(self.priors, t, strict=True):
+            if not (_is_real(v) and math.isfinite(v)):
+                raise ParameterError(f"t for {self.label} must be finite numbers; got {t!r}")
+            low, high = p.support
+            if not low <= v <= high:
+                raise ParameterError(f"t for {self.label}: {v} lies outside the support [{low}, {high}]")
+            out.append(float(v))
+        return tuple(out)
+
+    def g(self, t, z) -> float:
+        r""":math:`g_t(z) = \Pr[\lVert X - t\rVert_p \le z]` (:func:`lp_ball_mass`)."""
+        return lp_ball_mass(self.priors, t, z, norm=self.norm)
+
+    def spread(self, t, a) -> float:
+        """Largest distance between a point of the ball of radius ``r`` and one of radius ``a``."""
+        return min(a + self.r, self.diameter)
+
+    def tile_mass(self, t, a) -> float:
+        """Mass of the cube of half-width ``a`` around ``t`` (the central tile of the OR blocks)."""
+        return math.prod(float(p._mass1(ti - a, ti + a)) for p, ti in zip(self.priors, t, strict=True))
+
+    def tile_spread(self, t, a) -> float:
+        return min(a * self.dim ** (1.0 / self.norm) + self.r, self.diameter)
+
+    def width(self, a) -> float:
+        return min(2.0 * a * self.dim ** (1.0 / self.norm), self.diameter)
+
+    def a_max(self, t) -> float:
+        ext = []
+        for p, ti in zip(self.priors, t, strict=True):
+            low, high = p.support
+            if not math.isfinite(low):
+                low = float(p.quantile(1e-12))
+            if not math.isfinite(high):
+                high = float(p.quantile(1 - 1e-12))
+            ext.append(max(ti - low, high - ti))
+        return max(_lp(ext, self.norm), self.r)
+
+    def moment(self, epsilon, t) -> float:
+        r"""Upper bound :math:`e^{\epsilon r}\prod_i E[e^{\epsilon|X_i - t_i|}]` on
+        :math:`E[e^{\epsilon D(X)}]` (class docstring)."""
+        out = math.exp(epsilon * self.r)
+        for p, ti in zip(self.priors, t, strict=True):
+            out *= p.tail_mgf(epsilon, ti, ti) + float(p._mass1(ti, ti))
+        return out
+
+    def contains(self, x, t) -> np.ndarray:
+        """Whether points ``x`` (last axis: the coordinates) lie in the ball around ``t``."""
+        d = np.abs(np.asarray(x, dtype=float) - np.asarray(t, dtype=float))
+        if math.isinf(self.norm):
+            return np.max(d, axis=-1) <= self.r
+        return np.sum(d**self.norm, axis=-1) ** (1.0 / self.norm) <= self.r * (1 + 1e-12)
 
 
 class AllOf(_Goal):
@@ -319,7 +632,7 @@ def _attributes(terms) -> list[Attribute]:
             if not any(att is other for other in atts):
                 atts.append(att)
     for x, y in itertools.combinations(atts, 2):
-        if x.prior is y.prior:
+        if any(u is v for u in x.prior_objects for v in y.prior_objects):
             raise ParameterError(
                 f"attributes {x.label} and {y.label} share one prior object: the attributes of a "
                 "goal must be independent. Give each its own prior, or describe correlated "
@@ -512,8 +825,12 @@ def _resolve_t(atts, t) -> list:
         if extra:
             raise ParameterError(f"t: unknown attribute names {sorted(extra)}")
         return out
+    if isinstance(t, np.ndarray):
+        t = t.tolist()
     if isinstance(t, (str, bytes)) or not isinstance(t, Sequence):
         raise ParameterError(f"t must be a mapping or a sequence with one value per attribute; got {t!r}")
+    if len(atts) == 1 and isinstance(atts[0], Coordinates) and all(_is_real(v) for v in t):
+        return [atts[0].check_t(t)]  # one ball: t may be its point itself
     if len(t) != len(atts):
         raise ParameterError(f"t must have one value per attribute ({len(atts)}); got {len(t)}")
     return [att.check_t(v) for att, v in zip(atts, t, strict=True)]
@@ -630,7 +947,7 @@ def _blocks_at(terms, atts, tv, delta, norm, avec, p_or):
     factor = 1.0
     for term in terms:
         ks = [index[id(att)] for att in term]
-        G = math.prod(atts[k].g(tv[k], avec[k]) for k in ks)
+        G = math.prod(atts[k].tile_mass(tv[k], avec[k]) for k in ks)
         P = math.prod(atts[k].g(tv[k], atts[k].r) for k in ks)
         if G - P <= 0:
             return -math.inf, math.inf, math.inf
@@ -642,7 +959,7 @@ def _blocks_at(terms, atts, tv, delta, norm, avec, p_or):
         v = list(widths)
         for att in term:
             k = index[id(att)]
-            v[k] = min(att.spread(tv[k], avec[k]), widths[k])
+            v[k] = min(att.tile_spread(tv[k], avec[k]), widths[k])
         D = max(D, _lp(v, norm))
     return _eps_from_odds(delta, p_or, alpha, D), alpha, D
 
@@ -920,15 +1237,20 @@ def in_goal(goal, x, t) -> np.ndarray:
         raise ParameterError("in_goal draws numeric attributes only")
     tv = _resolve_t(atts, t)
     x = np.asarray(x, dtype=float)
-    if x.shape[-1] != len(atts):
-        raise ParameterError(f"x must have {len(atts)} coordinates in its last axis; got shape {x.shape}")
+    dims = [att.dim if isinstance(att, Coordinates) else 1 for att in atts]
+    if x.shape[-1] != sum(dims):
+        raise ParameterError(f"x must have {sum(dims)} coordinates in its last axis; got shape {x.shape}")
+    start = np.concatenate([[0], np.cumsum(dims)]).astype(int)
     index = {id(a): i for i, a in enumerate(atts)}
     out = np.zeros(x.shape[:-1], dtype=bool)
     for term in terms:
         inside = np.ones(x.shape[:-1], dtype=bool)
         for att in term:
             k = index[id(att)]
-            inside &= np.abs(x[..., k] - tv[k]) <= att.r
+            if isinstance(att, Coordinates):
+                inside &= att.contains(x[..., start[k]:start[k + 1]], tv[k])
+            else:
+                inside &= np.abs(x[..., start[k]] - tv[k]) <= att.r
         out |= inside
     return out
 
@@ -945,8 +1267,8 @@ def or_blocks(goal, t, a, *, reach: int = 2) -> list[dict]:
     atts = _attributes(terms)
     tv = _resolve_t(atts, t)
     av = _resolve_a(atts, a, tv)
-    if any(att.discrete for att in atts):
-        raise ParameterError("or_blocks tiles numeric attributes only")
+    if any(att.discrete or isinstance(att, Coordinates) for att in atts):
+        raise ParameterError("or_blocks tiles numeric one-coordinate attributes only")
     index = {id(x): i for i, x in enumerate(atts)}
     blocks = []
     for ell in itertools.product(range(-reach, reach + 1), repeat=len(atts)):

@@ -273,3 +273,192 @@ def test_or_lower_side_unbounded_is_refused():
     goal = Attribute(Normal(0, 1), r=0.5) | Attribute(Normal(0, 1), r=0.5)
     with pytest.raises(InfeasibleError, match="sides='upper'"):
         epsilon_for_goal(goal, delta=0.1, t=[0, 0])
+
+
+# ---------------------------------------------------------------------- l_p balls (Sec. 6.3)
+SHIP_SIGMA = math.sqrt(1250.0)
+
+
+@pytest.mark.parametrize("z", [1.0, 10.0, 35.0, 100.0])
+def test_disc_mass_rayleigh(z):
+    """Isotropic normal coordinates, disc at the centre: Rayleigh, 1 - exp(-z^2 / (2 sigma^2))."""
+    from garesearch.events import lp_ball_mass
+
+    priors = [Normal(0.0, SHIP_SIGMA), Normal(0.0, SHIP_SIGMA)]
+    expected = -math.expm1(-(z**2) / (2 * 1250.0))
+    for method in ("auto", "quad"):
+        assert lp_ball_mass(priors, (0.0, 0.0), z, method=method) == pytest.approx(expected, rel=1e-9, abs=1e-14)
+
+
+def test_ships_disc_prior_is_0392():
+    from garesearch.events import Coordinates
+
+    ship = Coordinates([Normal(0, SHIP_SIGMA), Normal(0, SHIP_SIGMA)], r=10, name="ship")
+    assert ship.g((0.0, 0.0), 10.0) == pytest.approx(1 - math.exp(-100 / 2500), rel=1e-12)
+    assert 1 - math.exp(-100 / 2500) == pytest.approx(0.0392, abs=5e-5)
+
+
+@pytest.mark.parametrize("norm", [1.0, 2.0, 3.0, math.inf])
+def test_ball_mass_monte_carlo(norm):
+    from garesearch.events import lp_ball_mass
+
+    t, z = (1.4, -0.8), 1.5
+    rng = np.random.default_rng(2024)
+    n = 400_000
+    s = np.column_stack([rng.normal(1.0, 2.0, n), rng.normal(-1.0, 1.0, n)])
+    d = np.linalg.norm(s - np.array(t), ord=norm, axis=1)
+    mc = np.mean(d <= z)
+    got = lp_ball_mass([Normal(1.0, 2.0), Normal(-1.0, 1.0)], t, z, norm=norm)
+    assert abs(got - mc) < 4 * math.sqrt(mc * (1 - mc) / n)
+
+
+def test_ball_mass_three_coordinates_monte_carlo():
+    from garesearch.events import lp_ball_mass
+
+    t, z = (0.3, 0.0, -0.5), 1.2
+    rng = np.random.default_rng(7)
+    n = 200_000
+    s = np.column_stack([rng.normal(0, 1, n), rng.uniform(-2, 2, n), rng.normal(0, 0.7, n)])
+    mc = np.mean(np.linalg.norm(s - np.array(t), axis=1) <= z)
+    got = lp_ball_mass([Normal(0, 1), Uniform(-2, 2), Normal(0, 0.7)], t, z)
+    assert abs(got - mc) < 4 * math.sqrt(mc * (1 - mc) / n)
+
+
+def test_ball_mass_uniform_square_areas_and_ncx2():
+    from garesearch.events import lp_ball_mass
+
+    sq = [Uniform(0.0, 10.0), Uniform(0.0, 10.0)]
+    assert lp_ball_mass(sq, (5, 5), 3.0, norm=2) == pytest.approx(math.pi * 9 / 100, rel=1e-9)
+    assert lp_ball_mass(sq, (5, 5), 3.0, norm=1) == pytest.approx(2 * 9 / 100, rel=1e-9)
+    # a disc cut by the corner of the square: a quarter disc
+    assert lp_ball_mass(sq, (0, 0), 3.0, norm=2) == pytest.approx(math.pi * 9 / 400, rel=1e-9)
+    # off-centre isotropic normals: the closed form (non-central chi-square) and the quadrature agree
+    nn = [Normal(0.0, 1.5), Normal(2.0, 1.5)]
+    for z in (0.5, 2.0, 4.0):
+        assert lp_ball_mass(nn, (1.0, 0.5), z, method="quad") == pytest.approx(
+            lp_ball_mass(nn, (1.0, 0.5), z), rel=1e-8)
+
+
+def test_ball_mass_finite_prior_by_enumeration():
+    from scipy.stats import norm as N
+
+    from garesearch.events import lp_ball_mass
+
+    vals = {-2: 0.1, -1: 0.2, 0: 0.3, 1: 0.25, 3: 0.15}
+    t, z = (0.0, 0.5), 2.2
+    expected = 0.0
+    for x, w in vals.items():
+        if abs(x) <= z:
+            h = math.sqrt(z**2 - x**2)
+            expected += w * (N.cdf(0.5 + h, 0.2, 1.3) - N.cdf(0.5 - h, 0.2, 1.3))
+    assert lp_ball_mass([Categorical(vals), Normal(0.2, 1.3)], t, z) == pytest.approx(expected, rel=1e-12)
+
+
+def test_linf_ball_is_the_and_box():
+    from garesearch.events import Coordinates
+
+    p1, p2 = Normal(0.0, 1.0), Normal(0.5, 2.0)
+    ball = Coordinates([p1, p2], r=0.4, norm=math.inf)
+    box = Attribute(Normal(0.0, 1.0), r=0.4) & Attribute(Normal(0.5, 2.0), r=0.4)
+    e1 = epsilon_for_goal(ball, delta=0.1, t=(0.2, 0.1), sides="upper")
+    e2 = epsilon_for_goal(box, delta=0.1, t=(0.2, 0.1), sides="upper")
+    assert e1.p == pytest.approx(e2.p, rel=1e-12)
+    assert e1.epsilon == pytest.approx(e2.epsilon, rel=1e-6)
+
+
+def test_ships_upper_side_matches_eq_main_with_rayleigh_masses():
+    """At the returned radius, Eq. (main) with the Rayleigh masses and exponent a + r."""
+    from garesearch.events import Coordinates
+
+    ship = Coordinates([Normal(0, SHIP_SIGMA), Normal(0, SHIP_SIGMA)], r=10)
+    res = epsilon_for_goal(ship, delta=0.1, t=(0.0, 0.0))
+    a = res.a[0]
+    p = 1 - math.exp(-100 / 2500)
+    q = math.exp(-100 / 2500) - math.exp(-(a**2) / 2500)
+    assert res.distance == pytest.approx(a + 10)
+    assert res.epsilon == pytest.approx(-math.log(p / q * (1 / (0.1 + p) - 1)) / (a + 10), rel=1e-9)
+    # a is the maximiser: Eq. (main) on a fine grid of radii is never larger
+    grid = np.linspace(10.5, 200, 4000)
+    qs = np.exp(-100 / 2500) - np.exp(-(grid**2) / 2500)
+    eps = -np.log(p / qs * (1 / (0.1 + p) - 1)) / (grid + 10)
+    assert res.epsilon >= eps.max() * (1 - 1e-9)
+    assert res.epsilon == pytest.approx(eps.max(), rel=1e-5)
+
+
+def _grid_prior(sigma, half=12):
+    xs = np.arange(-half, half + 1)
+    w = np.exp(-0.5 * (xs / sigma) ** 2)
+    w /= w.sum()
+    return {int(x): float(v) for x, v in zip(xs, w, strict=True)}
+
+
+def test_disc_epsilon_sound_for_l2_mechanisms():
+    """Exact posteriors of eps-DP mechanisms w.r.t. l_2 on a discrete 2-D prior stay within p +- delta."""
+    from garesearch.events import Coordinates
+
+    px, py = _grid_prior(4.0), _grid_prior(3.0)
+    goal = Coordinates([Categorical(px), Categorical(py)], r=2.5, norm=2)
+    t, delta = (1.0, 0.0), 0.1
+    res = epsilon_for_goal(goal, delta=delta, t=t)
+    X, Y = np.meshgrid(list(px), list(py), indexing="ij")
+    W = np.outer(list(px.values()), list(py.values()))
+    pts = np.stack([X, Y], axis=-1).astype(float)
+    dist_t = np.linalg.norm(pts - np.array(t), axis=-1)
+    inside = dist_t <= 2.5
+    p = W[inside].sum()
+    assert res.p == pytest.approx(p, rel=1e-12) and p > delta  # both sides bind somewhere
+    eps = res.epsilon
+    lo, hi = 1.0, 0.0
+    # 1-d releases h(x) + Lap(1/eps) with h 1-Lipschitz w.r.t. l_2
+    for h in (dist_t, np.maximum(dist_t - 2.5, 0), X.astype(float), (X + Y) / math.sqrt(2)):
+        for yv in np.linspace(-20, 20, 801):
+            lw = np.log(W) - eps * np.abs(yv - h)
+            w = np.exp(lw - lw.max())
+            post = w[inside].sum() / w.sum()
+            lo, hi = min(lo, post), max(hi, post)
+    # planar Laplace: density proportional to exp(-eps ||y - x||_2), eps-DP w.r.t. l_2
+    ys = np.stack(np.meshgrid(np.linspace(-25, 25, 101), np.linspace(-25, 25, 101)), axis=-1).reshape(-1, 2)
+    d = np.linalg.norm(ys[:, None, :] - pts.reshape(1, -1, 2), axis=-1)
+    lw = np.log(W.reshape(1, -1)) - eps * d
+    w = np.exp(lw - lw.max(axis=1, keepdims=True))
+    post = w[:, inside.ravel()].sum(axis=1) / w.sum(axis=1)
+    lo, hi = min(lo, post.min()), max(hi, post.max())
+    assert hi <= p + delta + 1e-12
+    assert lo >= p - delta - 1e-12
+    # the bound is not vacuous: at a few times epsilon the advantage exceeds delta
+    lw = np.log(W) - 4 * eps * np.abs(0.0 - dist_t)
+    w = np.exp(lw - lw.max())
+    assert w[inside].sum() / w.sum() > p + delta
+
+
+def test_coordinates_bad_input():
+    from garesearch.events import Coordinates, lp_ball_mass
+
+    with pytest.raises(ParameterError, match="at least two"):
+        Coordinates([Normal(0, 1)], r=1)
+    prior = Normal(0, 1)
+    with pytest.raises(ParameterError, match="share"):
+        Coordinates([prior, prior], r=1)
+    with pytest.raises(ParameterError, match="r must"):
+        Coordinates([Normal(0, 1), Normal(0, 1)], r=-1)
+    with pytest.raises(ParameterError, match="norm"):
+        Coordinates([Normal(0, 1), Normal(0, 1)], r=1, norm=0.5)
+    with pytest.raises(ParameterError, match="numeric"):
+        Coordinates([Normal(0, 1), Categorical({"a": 1.0})], r=1)
+    with pytest.raises(ParameterError, match="2 numbers"):
+        epsilon_for_goal(Coordinates([Normal(0, 1), Normal(0, 1)], r=1), delta=0.1, t=(0.0, 0.0, 1.0))
+    with pytest.raises(ParameterError):
+        lp_ball_mass([Normal(0, 1)], (0.0, 1.0), 1.0)
+    ball = Coordinates([Normal(0, 1), Normal(0, 1)], r=1, name="b")
+    with pytest.raises(ParameterError, match="prior object"):
+        epsilon_for_goal(ball & Attribute(ball.priors[0], r=1), delta=0.1, t=[(0, 0), 0])
+
+
+def test_in_goal_with_a_disc():
+    from garesearch.events import Coordinates
+
+    ball = Coordinates([Uniform(-5, 5), Uniform(-5, 5)], r=2.0, name="b")
+    z = Attribute(Uniform(-5, 5), r=1.0, name="z")
+    pts = np.array([[1.0, 1.0, 0.0], [1.5, 1.5, 0.0], [1.0, 1.0, 3.0]])
+    assert in_goal(ball & z, pts, {"b": (0, 0), "z": 0}).tolist() == [True, False, False]
+    assert in_goal(ball | z, pts, {"b": (0, 0), "z": 0}).tolist() == [True, True, True]
