@@ -41,8 +41,22 @@ Limits of the posterior as :math:`y \to \pm\infty`:
 For Laplace noise on a finite prior the posterior between two neighbouring atoms has the form
 :math:`(\alpha u^2 + \beta)/(\gamma u^2 + \kappa)` with :math:`u = e^{\epsilon y}`, monotone in
 ``y``: its extremes lie at the atoms or at :math:`\pm\infty`, which :func:`exact_advantage`
-evaluates exactly.  Elsewhere the supremum is bracketed on a grid of outputs and refined by
-Brent's method.
+evaluates exactly.
+
+For Laplace noise and an interval :math:`X' = [l, h]` under any prior, write the posterior as
+:math:`1/(1 + O(y)/N(y))` with :math:`N` the integral over :math:`X'` and :math:`O` over the
+rest.  For :math:`y \le l`, :math:`N \propto e^{\epsilon y}` and the posterior increases; for
+:math:`y \ge h` it decreases; on :math:`[l, h]`, :math:`O'' = \epsilon^2 O` and
+:math:`N'' = \epsilon^2 N - 2\epsilon\pi(y)`, so :math:`W = O'N - ON'` has
+:math:`W' = 2\epsilon\pi(y) O \ge 0` and :math:`W = 2\epsilon(B_- C(y) - B_+ E(y))` with
+:math:`C(y) = \int_l^y e^{\epsilon x} d\pi`, :math:`E(y) = \int_y^h e^{-\epsilon x} d\pi`,
+:math:`B_+ = \int_{x<l} e^{\epsilon x} d\pi`, :math:`B_- = \int_{x>h} e^{-\epsilon x} d\pi`.
+The posterior is therefore unimodal in ``y``: its supremum is at the root of
+:math:`B_- C(y) = B_+ E(y)` in :math:`[l, h]`, its infimum is the smaller of the limits at
+:math:`\pm\infty`.  For a Normal prior (tilted normals) and a piecewise-uniform prior (sums of
+exponentials) :math:`C`, :math:`E`, :math:`B_\pm` are closed forms: the root is bracketed for all
+true values at once, so the worst case needs no grid of outputs.  Elsewhere the supremum is
+bracketed on a grid of outputs and refined by Brent's method.
 """
 
 from __future__ import annotations
@@ -74,6 +88,7 @@ __all__ = [
 
 _GL_NODES = 24
 _GL_TOL = 1e-7
+_SECTIONS = 31  # points per round of the bracketing search of _laplace_argmax
 
 
 def _lse(a, axis):
@@ -142,6 +157,8 @@ class _Segments:
         keep = prior.weights > 0
         self.a, self.b = prior.edges[:-1][keep], prior.edges[1:][keep]
         self.logd = np.log(prior.density[keep])
+        self.support = (float(self.a[0]), float(self.b[-1]))
+        self.rate = 1.0 / mech.scale(eps)
         self.prior, self.mech, self.eps = prior, mech, eps
 
     def log_mass(self, ys, sets):
@@ -154,6 +171,23 @@ class _Segments:
 
     def log_total(self, ys):
         return self.log_mass(ys, (np.array([self.a[0]]), np.array([self.b[-1]])))[:, 0]
+
+    def log_mass_pairs(self, y, lo, hi):
+        """``log_mass`` for the pairs ``(y[i], [lo[i], hi[i]])`` (1-d arrays of one length)."""
+        A = np.maximum(self.a[None, :], lo[:, None])
+        B = np.minimum(self.b[None, :], hi[:, None])
+        li = self.mech.log_interval(y[:, None] - B, y[:, None] - A, self.eps) + self.logd
+        return _lse(li, axis=1)
+
+    def log_tilt(self, sign, lo, hi, c):
+        r""":math:`\ln \int_{lo}^{hi} e^{\pm(x - c)/b} d\pi(x)`, segment by segment (arrays broadcast)."""
+        kap = sign * self.rate
+        lo, hi, c = (np.asarray(v, float)[..., None] for v in np.broadcast_arrays(lo, hi, c))
+        A, B = np.maximum(self.a, lo), np.minimum(self.b, hi)
+        end = B if kap > 0 else A
+        with np.errstate(divide="ignore", invalid="ignore"):
+            seg = kap * (end - c) + np.log(-np.expm1(-abs(kap) * (B - A))) - math.log(abs(kap)) + self.logd
+        return _lse(np.where(B > A, seg, -np.inf), axis=-1)
 
     def prior_mass(self, sets):
         return np.asarray(self.prior.mass(*sets), float)
@@ -180,6 +214,19 @@ class _NormalClosed:
         self.mu, self.sig = prior.mu, prior.sigma
         self.prior, self.mech, self.eps = prior, mech, eps
         self.b = mech.scale(eps)
+        self.rate = 1.0 / self.b
+        self.support = (-math.inf, math.inf)
+
+    def log_mass_pairs(self, y, lo, hi):
+        """``log_mass`` for the pairs ``(y[i], [lo[i], hi[i]])`` (arrays of one shape)."""
+        return self._log_mass_pairs(y, lo, hi)
+
+    def log_tilt(self, sign, lo, hi, c):
+        r""":math:`\ln \int_{lo}^{hi} e^{\pm(x - c)/b} d\pi(x)`: the prior tilted by
+        :math:`e^{\pm x/b}` is :math:`\mathcal N(\mu \pm \sigma^2/b, \sigma^2)`."""
+        k, mu, s = sign / self.b, self.mu, self.sig
+        m = mu + k * s * s
+        return k * (mu - c) + 0.5 * (k * s) ** 2 + _log_ndtr_diff((lo - m) / s, (hi - m) / s)
 
     def _log_mass_pairs(self, y, lo, hi):
         mu, s, b = self.mu, self.sig, self.b
@@ -407,7 +454,12 @@ def _problem(prior, mech, eps, r, t, target, correct) -> _Problem:
         return _Problem(integ, ts, sets, integ.prior_mass(sets), True, False, scale, make_set)
     integ = _integrator(prior, mech, eps)
     if t is None:
-        ts = [float(v) for v in prior.t_candidates(r)]
+        ts = prior.t_candidates(r)
+        if isinstance(prior, PiecewiseUniform):  # kinks of the advantage in t: t +- r on an edge
+            low, high = prior.support
+            kinks = np.concatenate([prior.edges - r, prior.edges + r])
+            ts = np.unique(np.concatenate([ts, kinks[(kinks >= low) & (kinks <= high)]]))
+        ts = [float(v) for v in ts]
     else:
         ts = [_check_t(prior, t)]
     arr = np.asarray(ts, float)
@@ -477,6 +529,72 @@ def _y_grid(pb: _Problem):
     ts = np.asarray(pb.ts, float) if not pb.finite else np.empty(0)
     dense = np.linspace(lo - 3 * pb.scale, hi + 3 * pb.scale, 121)
     return np.unique(np.concatenate([q, lo - ext, hi + ext, dense, ts])), False
+
+
+def _laplace_closed(pb: _Problem) -> bool:
+    """Laplace noise on a prior whose tilted masses have closed forms (Normal, piecewise uniform)."""
+    return isinstance(pb.integ.mech, Laplace) and hasattr(pb.integ, "log_tilt")
+
+
+def _laplace_argmax(integ, lo, hi):
+    r"""The output maximising the Laplace posterior of :math:`[lo, hi]`, per set (1-d arrays).
+
+    With :math:`k = 1/b`, :math:`l, h` the ends of :math:`X'` cut to the support and
+    :math:`C(y) = \int_{[l, y]} e^{kx} d\pi`, :math:`E(y) = \int_{(y, h]} e^{-kx} d\pi`,
+    :math:`B_+ = \int_{x < l} e^{kx} d\pi`, :math:`B_- = \int_{x > h} e^{-kx} d\pi`, the
+    posterior is :math:`1/(1 + O/N)` with :math:`O = e^{-ky} B_+ + e^{ky} B_-` on
+    :math:`[l, h]`, and :math:`O'N - ON' = 2k(B_- C(y) - B_+ E(y))`, increasing in ``y``.  The
+    maximiser is the root of :math:`\ln C + \ln B_- = \ln E + \ln B_+` in :math:`[l, h]`
+    (``l`` if :math:`B_+ = 0`, ``h`` if :math:`B_- = 0`), bracketed by evaluating that increasing
+    function at :data:`_SECTIONS` points of the bracket per round until the bracket is below
+    :math:`10^{-10} b`: the posterior is stationary at the root, so its value there is exact to
+    rounding.
+    """
+    low, high = integ.support
+    lo_c, hi_c = np.maximum(lo, low), np.minimum(hi, high)
+    c = np.where(hi_c >= lo_c, (lo_c + hi_c) / 2, lo_c)[:, None]  # keeps the tilts in range
+    inf = np.full((*lo_c.shape, 1), np.inf)
+    b_plus = integ.log_tilt(+1, -inf, lo_c[:, None], c)
+    b_minus = integ.log_tilt(-1, hi_c[:, None], inf, c)
+    a, z = lo_c.copy(), np.maximum(hi_c, lo_c)
+    width = float(np.max(z - a)) if z.size else 0.0
+    rounds = math.ceil(math.log(max(width * integ.rate / 1e-10, 1.0)) / math.log(_SECTIONS + 1))
+    frac = np.arange(1, _SECTIONS + 1) / (_SECTIONS + 1)
+    rows = np.arange(lo_c.size)
+    with np.errstate(invalid="ignore"):
+        for _ in range(rounds):
+            ys = a[:, None] + (z - a)[:, None] * frac  # (n, m) interior points
+            g = (integ.log_tilt(+1, lo_c[:, None], ys, c) + b_minus
+                 - integ.log_tilt(-1, ys, hi_c[:, None], c) - b_plus)
+            g = np.where(b_plus == -np.inf, np.inf, np.where(b_minus == -np.inf, -np.inf, g))
+            j = np.sum(~(g > 0), axis=1)  # points left of the root (G increasing; nan counts left)
+            a_new = np.where(j > 0, ys[rows, np.maximum(j - 1, 0)], a)
+            z = np.where(j < _SECTIONS, ys[rows, np.minimum(j, _SECTIONS - 1)], z)
+            a = a_new
+    return (a + z) / 2, lo_c, hi_c
+
+
+def _laplace_extremes(integ, sets):
+    r"""Exact (sup, y at sup, inf, y at inf) of the Laplace posterior of each interval set.
+
+    The posterior increases for :math:`y \le l`, has one maximum in :math:`[l, h]`
+    (:func:`_laplace_argmax`) and decreases for :math:`y \ge h`: its supremum is at the
+    maximiser (the value is checked against the ends ``l`` and ``h``) and its infimum is one of
+    the limits :math:`y \to \pm\infty`.
+    """
+    lo, hi = (np.asarray(v, float) for v in sets)
+    y, lo_c, hi_c = _laplace_argmax(integ, lo, hi)
+    cand_y = np.stack([y, lo_c, hi_c])
+    with np.errstate(invalid="ignore"):
+        lp = np.stack([integ.log_mass_pairs(v, lo, hi) - integ.log_total(v) for v in cand_y])
+    lp = np.where(np.isnan(lp), -np.inf, lp)
+    j = np.argmax(lp, axis=0)
+    cols = np.arange(lo.size)
+    sup, ysup = np.exp(lp[j, cols]), cand_y[j, cols]
+    lim_m, lim_p = integ.limit(-1, sets), integ.limit(+1, sets)
+    inf = np.minimum(lim_m, lim_p)
+    yinf = np.where(lim_m <= lim_p, -np.inf, np.inf)
+    return sup, ysup, inf, yinf
 
 
 def _extremes(pb: _Problem, sets, p):
@@ -559,6 +677,9 @@ def _side_value(upper, lower, sides):
 
 
 def _evaluate_t(pb, sets, p, sides, refine=True):
+    if _laplace_closed(pb):
+        sup, ysup, inf, yinf = _laplace_extremes(pb.integ, sets)
+        return sup - p, p - inf, ysup, yinf, sup, inf
     sup, ysup, inf, yinf, ys, exact = _extremes(pb, sets, p)
     if refine and not exact:
         for k in range(len(p)):
@@ -578,7 +699,7 @@ def _advantage(pb: _Problem, eps, sides, refine=True):
     upper, lower, _ysup, _yinf, _sup, _inf = _evaluate_t(pb, pb.sets, pb.p, sides, refine=False)
     val = _side_value(upper, lower, sides)
     order = np.argsort(-val)
-    top = order[: (3 if refine else 1)]
+    top = order[: (3 if refine and not _laplace_closed(pb) else 1)]
     sets, p, ts = pb.subset(top)
     res = _evaluate_t(pb, sets, p, sides, refine=refine)
     val2 = _side_value(res[0], res[1], sides)
@@ -761,18 +882,23 @@ def exact_epsilon(
     sides: str = "both",
     target: Any = None,
     correct: Callable | None = None,
-    rtol: float = 1e-7,
+    rtol: float = 1e-10,
 ) -> float:
     r"""The largest epsilon at which ``mechanism``'s exact advantage stays at most ``delta``.
 
-    Returns :math:`\sup\{\epsilon : A(\epsilon') \le \delta \text{ for all } \epsilon' \le
-    \epsilon\}`, with :math:`A` from :func:`exact_advantage`: the first crossing of ``delta``,
-    found by doubling from a scale set by the prior's spread, then bisection in
-    :math:`\ln\epsilon` to relative tolerance ``rtol``.  This is the epsilon the paper's
-    Eq. (main) would give if it were exact for this mechanism; compare it with
-    :func:`~garesearch.attribute.epsilon_for_attribute`.
+    Returns the crossing :math:`A(\epsilon) = \delta` of the advantage :math:`A` of
+    :func:`exact_advantage` (Def. 7, Sec. 3.2), the epsilon the paper's Eq. (main) would give if
+    it were exact for this mechanism; compare it with
+    :func:`~garesearch.attribute.epsilon_for_attribute` and
+    :func:`~garesearch.pointwise.epsilon_pointwise`.  The crossing is bracketed by doubling (or
+    quartering) from a scale set by the prior's spread, then found by Brent's method in
+    :math:`\ln\epsilon`; the value returned satisfies :math:`A(\epsilon) \le \delta` and lies
+    within relative ``rtol`` below the crossing.  :math:`A` grows with epsilon in every case
+    garesearch computes; were it not monotone, the crossing found would be one inside the
+    bracket.
 
-    Parameters are those of :func:`exact_advantage`, with ``delta`` in (0, 1).
+    Parameters are those of :func:`exact_advantage`, with ``delta`` in (0, 1) and ``rtol`` in
+    (0, 0.1).
 
     Raises
     ------
@@ -780,31 +906,39 @@ def exact_epsilon(
         If the advantage exceeds ``delta`` at every epsilon (for instance Gaussian noise: its
         posterior tends to 0 or 1 in the far tails whatever the scale).
     """
+    from scipy.optimize import brentq
+
     if not (isinstance(delta, (int, float, np.integer, np.floating)) and 0 < delta < 1):
         raise ParameterError(f"delta must lie in (0, 1); got {delta!r}")
+    if not (isinstance(rtol, (int, float, np.integer, np.floating)) and 1e-14 <= rtol < 0.1):
+        raise ParameterError(f"rtol must lie in [1e-14, 0.1); got {rtol!r}")
 
     hints: list = []  # worst true values seen so far: a violation there needs no full search
+    full: dict = {}
 
     def adv(e):
+        if e not in full:
+            res = exact_advantage(prior, mechanism, epsilon=e, r=r, t=t, sides=sides, target=target,
+                                  correct=correct)
+            if t is None and target is None and res.t not in hints:
+                hints.append(res.t)
+            full[e] = res.advantage
+        return full[e]
+
+    def violated(e):
         for h in hints:
-            a = exact_advantage(prior, mechanism, epsilon=e, r=r, t=h, sides=sides, target=target,
-                                correct=correct).advantage
-            if a > delta:
-                return a
-        res = exact_advantage(prior, mechanism, epsilon=e, r=r, t=t, sides=sides, target=target,
-                              correct=correct)
-        if t is None and target is None and res.t not in hints:
-            hints.append(res.t)
-        return res.advantage
+            if exact_advantage(prior, mechanism, epsilon=e, r=r, t=h, sides=sides, target=target,
+                               correct=correct).advantage > delta:
+                return True
+        return adv(e) > delta
 
     e0 = 1.0 / _spread(prior)
     lo, hi = None, None
-    a0 = adv(e0)
-    if a0 <= delta:
+    if not violated(e0):
         lo, e = e0, e0
         for _ in range(80):
             e *= 2
-            if adv(e) > delta:
+            if violated(e):
                 hi = e
                 break
             lo = e
@@ -814,7 +948,7 @@ def exact_epsilon(
         hi, e = e0, e0
         for _ in range(12):
             e /= 4
-            if adv(e) <= delta:
+            if not violated(e):
                 lo = e
                 break
             hi = e
@@ -826,14 +960,20 @@ def exact_epsilon(
                    "goes to infinity, whatever the scale; use sides='upper' or the Bayes attacker"
                    if mechanism.tail == "light" else "use a larger delta")
             )
-    # the first crossing between lo (ok) and hi (violated)
-    while hi / lo > 1 + rtol:
-        mid = math.sqrt(lo * hi)
-        if adv(mid) <= delta:
-            lo = mid
-        else:
-            hi = mid
-    return lo
+    bracket = [lo, hi]  # A(lo) <= delta < A(hi), narrowed by every evaluation inside
+
+    def f(x):
+        e = math.exp(x)
+        val = adv(e) - delta
+        if bracket[0] < e < bracket[1]:
+            bracket[0 if val <= 0 else 1] = e
+        return val
+
+    if bracket[1] / bracket[0] > 1 + rtol:
+        brentq(f, math.log(lo), math.log(hi), xtol=rtol / 4, rtol=4 * np.finfo(float).eps)
+    while bracket[1] / bracket[0] > 1 + rtol:  # Brent's last step may leave one side wide
+        f(0.5 * (math.log(bracket[0]) + math.log(bracket[1])))
+    return bracket[0]
 
 
 # ------------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """Tests of garesearch.exact: exact posteriors and advantages against closed forms derived by hand,
 mpmath quadrature and a seeded Monte Carlo attacker; the soundness search."""
 
+import itertools
 import math
 
 import mpmath
@@ -165,6 +166,108 @@ def test_exact_never_exceeds_the_bound_at_the_sound_epsilon_for_salary():
     eps = epsilon_for_attribute(prior, r=100, delta=0.1).epsilon
     res = exact_advantage(prior, Laplace(), epsilon=eps, r=100)
     assert res.advantage <= 0.1 + 1e-9
+
+
+# --- Laplace: the supremum over outputs in closed form -----------------------------------------
+# The posterior of X' = [t-r, t+r] under Laplace noise rises up to t-r, has a single maximum in
+# [t-r, t+r] and falls after t+r, so its infimum is a limit y -> +-inf.  These tests maximise a
+# posterior computed by scipy quadrature numerically (Brent in [t-r, t+r], a grid outside) instead.
+def _quad_laplace_post(pdf, cuts, t, r, eps, y):
+    """Laplace posterior of [t-r, t+r] at y by scipy quadrature, split at y, t-r, t+r and ``cuts``."""
+    from scipy.integrate import quad
+
+    pts = sorted({*cuts, y, t - r, t + r})
+    f = lambda x: pdf(x) * math.exp(-eps * abs(y - x))  # noqa: E731
+    parts = [(a, b, quad(f, a, b, epsabs=0, epsrel=1e-13, limit=200)[0]) for a, b in itertools.pairwise(pts)]
+    num = sum(v for a, b, v in parts if a >= t - r and b <= t + r)
+    return num / sum(v for _, _, v in parts)
+
+
+def _numeric_sup(post, t, r, b):
+    from scipy.optimize import minimize_scalar
+
+    inside = minimize_scalar(lambda y: -post(y), bounds=(t - r, t + r), method="bounded",
+                             options={"xatol": 1e-6 * (2 * r)})
+    outside = [post(y) for y in np.concatenate([np.linspace(t - r - 8 * b, t - r, 7),
+                                                np.linspace(t + r, t + r + 8 * b, 7)])]
+    return max(-inside.fun, *outside), outside
+
+
+@pytest.mark.parametrize("mu,s,t,r,eps", [(2000.0, 235.7, 1772.49, 100.0, 0.00193),
+                                          (0.0, 1.0, -0.3, 0.5, 0.4), (0.0, 1.0, 1.9, 0.2, 3.0)])
+def test_normal_laplace_sup_over_y_against_quadrature(mu, s, t, r, eps):
+    from scipy.stats import norm
+
+    cuts = [mu - 40 * s, mu, mu + 40 * s]
+    post = lambda y: _quad_laplace_post(norm(mu, s).pdf, cuts, t, r, eps, y)  # noqa: E731
+    best, outside = _numeric_sup(post, t, r, 1 / eps)
+    p = norm.cdf(t + r, mu, s) - norm.cdf(t - r, mu, s)
+    res = exact_advantage(Normal(mu, s), Laplace(), epsilon=eps, r=r, t=t)
+    assert res.upper == pytest.approx(best - p, rel=1e-9)
+    assert t - r <= res.y_upper <= t + r
+    # the infimum is the smaller limit: the mass of X' under the tilted normals N(mu -+ eps s^2, s^2)
+    lims = [norm.cdf(t + r, mu + sg * eps * s * s, s) - norm.cdf(t - r, mu + sg * eps * s * s, s) for sg in (-1, 1)]
+    assert res.lower == pytest.approx(p - min(lims), rel=1e-9)
+    assert min(outside) >= min(lims) - 1e-12
+
+
+def test_piecewise_uniform_laplace_sup_over_y_against_quadrature():
+    edges, w = [0.0, 1.0, 1.2, 6.0], [0.3, 0.4, 0.3]
+    eps = 0.8
+
+    def pdf(x):
+        return 0.0 if not 0 <= x <= 6 else (0.3 if x < 1 else (2.0 if x < 1.2 else 0.3 / 4.8))
+
+    for t, r in [(1.5, 0.5), (0.7, 0.5), (0.2, 0.4), (5.5, 1.0)]:
+        post = lambda y, t=t, r=r: _quad_laplace_post(pdf, edges, t, r, eps, y)  # noqa: E731
+        best, _ = _numeric_sup(post, t, r, 1 / eps)
+        res = exact_advantage(PiecewiseUniform(edges, w), Laplace(), epsilon=eps, r=r, t=t)
+        assert res.upper + res.p == pytest.approx(best, rel=1e-9)
+        # beyond the support the posterior is constant: the infimum is the smaller end value
+        assert res.p - res.lower == pytest.approx(min(post(-1.0), post(7.0)), rel=1e-9)
+
+
+def test_worst_t_dominates_every_t():
+    # the worst case over t is at least the advantage at any given t (kinks of a piecewise-uniform
+    # prior included: t +- r on an edge)
+    for prior, r, eps in [(PiecewiseUniform([0, 1, 1.2, 6], [0.3, 0.4, 0.3]), 0.5, 0.1746),
+                          (Normal(2000.0, 235.7), 100.0, 0.0019), (Uniform(0.0, 10.0), 1.0, 0.114)]:
+        worst = exact_advantage(prior, Laplace(), epsilon=eps, r=r).advantage
+        low, high = prior.support
+        grid = np.linspace(max(low, 1000.0), min(high, 3000.0), 81)
+        grid = np.concatenate([grid, [0.7, 0.2, 1.7]]) if high == 6 else grid
+        for t in grid[(grid >= low) & (grid <= high)]:
+            assert exact_advantage(prior, Laplace(), epsilon=eps, r=r, t=float(t)).advantage <= worst + 1e-14
+
+
+def test_exact_epsilon_salary_crossing_certified_by_mpmath():
+    # at the returned epsilon the worst posterior reaches p + delta; slightly above it, an output
+    # whose mpmath posterior exceeds p + delta certifies the violation
+    from scipy.stats import norm
+
+    mu, s, r, delta = 2000.0, 235.7, 100.0, 0.1
+    prior = Normal(mu, s)
+    pts = [-mpmath.inf, mu - 30 * s, mu, mu + 30 * s, mpmath.inf]
+    e = exact_epsilon(prior, Laplace(), r=r, delta=delta)
+    for eps, sign in ((e, 0), (e * (1 + 1e-7), 1)):
+        res = exact_advantage(prior, Laplace(), epsilon=eps, r=r)
+        p = norm.cdf(res.t + r, mu, s) - norm.cdf(res.t - r, mu, s)
+        post = _mp_post(lambda x: -((x - mu) / s) ** 2 / 2, lambda z, k=eps: -k * abs(z), res.t, r, res.y, pts)
+        if sign == 0:
+            assert post - p == pytest.approx(delta, abs=1e-10)
+            assert post - p <= delta + 1e-12
+        else:
+            assert post - p > delta
+
+
+def test_exact_epsilon_rtol_and_bracket():
+    prior = Categorical({0: 0.3, 1: 0.7})
+    expected = math.log(0.7 * 0.4 / (0.3 * 0.6))  # closed form of test_two_point_exact_epsilon_closed_form
+    coarse = exact_epsilon(prior, Laplace(), r=0, delta=0.1, rtol=1e-3)
+    assert expected / (1 + 1e-3) <= coarse <= expected
+    assert exact_epsilon(prior, Laplace(), r=0, delta=0.1) == pytest.approx(expected, rel=1e-10)
+    with pytest.raises(ParameterError, match="rtol"):
+        exact_epsilon(prior, Laplace(), r=0, delta=0.1, rtol=0.5)
 
 
 # --- Bayes attacker: exact success against closed forms and Monte Carlo ------------------------
