@@ -98,6 +98,7 @@ __all__ = [
     "epsilon_for_goal",
     "in_goal",
     "lp_ball_mass",
+    "optimise_radii",
     "or_blocks",
     "or_probability",
 ]
@@ -878,6 +879,75 @@ def _common_a_candidates(atts, tv, fun):
     return best_a, best_e
 
 
+def _radius_bounds(atts, tv):
+    """Search interval of each comparison radius; ``None`` where it is fixed (discrete metric)."""
+    return [None if att.discrete else (att.r, att.a_max(t)) for att, t in zip(atts, tv, strict=True)]
+
+
+def _directions(n):
+    """Unit vectors, then every 0/1 vector with at least two ones (moves along a ridge of
+    :math:`\\max_i (a_i + r_i)`, where single coordinates cannot move)."""
+    out = [tuple(1.0 if j == i else 0.0 for j in range(n)) for i in range(n)]
+    out += [v for v in itertools.product((0.0, 1.0), repeat=n) if sum(v) >= 2]
+    return [np.array(v) for v in out]
+
+
+def _line_max(fun, x, d, bounds):
+    """Best point of ``fun`` on the segment ``x + s d`` inside the bounds (grid, then Brent)."""
+    free = [i for i, b in enumerate(bounds) if b is not None and d[i] != 0]
+    if not free:
+        return x, fun(x)
+    s_lo = max(bounds[i][0] - x[i] for i in free)
+    s_hi = min(bounds[i][1] - x[i] for i in free)
+    if not s_hi > s_lo:
+        return x, fun(x)
+    s_lo += 1e-12 * max(1.0, abs(s_lo))
+
+    def f1(s):
+        return fun(x + s * d)
+
+    s, e = _maximise(np.vectorize(f1, otypes=[float]), s_lo, s_hi, n=49, fun1=f1)
+    if s is None:
+        return x, fun(x)
+    return x + s * d, e
+
+
+def optimise_radii(fun, atts, tv, start, *, max_rounds: int = 50):
+    r"""Maximise ``fun(a)`` over the vector of comparison radii :math:`(a_1, \dots, a_n)`
+    (Sec. 4.2: "optimizing a multivariate function ... is too expensive"; here it is not).
+
+    Pattern search from ``start`` (the best common radius): line maximisations along each
+    coordinate and along every 0/1 direction with at least two ones (a bracketing grid, then
+    Brent), repeated until a round gains nothing; finally a check that no point
+    :math:`a + h v`, :math:`v \in \{-1, 0, 1\}^n`, at relative steps ``h`` of 1e-3 and 1e-5, is
+    better.  Returns ``(a, value, local_optimum)``.
+    """
+    bounds = _radius_bounds(atts, tv)
+    x = np.array(start, dtype=float)
+    best = fun(x)
+    dirs = _directions(len(x))
+    for _ in range(max_rounds):
+        before = best
+        for d in dirs:
+            y, e = _line_max(fun, x, d, bounds)
+            if e > best:
+                x, best = y, e
+        if not best > before * (1 + 1e-12) + 1e-300:
+            break
+    local = True
+    for h in (1e-3, 1e-5):
+        for v in itertools.product((-1.0, 0.0, 1.0), repeat=len(x)):
+            step = np.array([0.0 if b is None else vi * h * max(b[1] - b[0], 1e-300)
+                             for vi, b in zip(v, bounds, strict=True)])
+            y = x + step
+            if not any(step) or any(b is not None and not b[0] < yi <= b[1]
+                                    for yi, b in zip(y, bounds, strict=True)):
+                continue
+            if fun(y) > best * (1 + 1e-9):
+                local = False
+    return tuple(float(v) for v in x), best, local
+
+
 # ------------------------------------------------------------------------------------------
 # AND events (Theorem 1)
 # ------------------------------------------------------------------------------------------
@@ -910,8 +980,9 @@ def _and_lower(atts, tv, delta, norm, p):
     return max(best, mgf)
 
 
-def _and_one_t(atts, tv, delta, norm, a, sides, construction):
+def _and_one_t(atts, tv, delta, norm, a, sides, construction, radii="common"):
     p = math.prod(att.g(t, att.r) for att, t in zip(atts, tv, strict=True))
+    extra = {}
     avec = _resolve_a(atts, a, tv)
 
     def eps_common(x):
@@ -926,6 +997,10 @@ def _and_one_t(atts, tv, delta, norm, a, sides, construction):
             if best_a is None:
                 best_a = max(att.a_max(t) for att, t in zip(atts, tv, strict=True))
         avec = [_clip_a(att, best_a, t) for att, t in zip(atts, tv, strict=True)]
+        if radii == "each" and len(atts) > 1 and p + delta < 1:
+            extra["common_a"] = _and_upper_at(atts, tv, delta, norm, avec, construction)[0]
+            avec, _, extra["local_optimum"] = optimise_radii(
+                lambda v: _and_upper_at(atts, tv, delta, norm, v, construction)[0], atts, tv, avec)
     e_up, odds, D = _and_upper_at(atts, tv, delta, norm, avec, construction)
     if sides == "upper":
         low = math.inf
@@ -935,7 +1010,7 @@ def _and_one_t(atts, tv, delta, norm, a, sides, construction):
     else:
         low = _and_lower(atts, tv, delta, norm, p)
     return dict(p=p, method="box", ratio=odds, distance=D, a=tuple(avec),
-                epsilon_upper=e_up, epsilon_lower=low, candidates={})
+                epsilon_upper=e_up, epsilon_lower=low, candidates=extra)
 
 
 # ------------------------------------------------------------------------------------------
@@ -982,9 +1057,10 @@ def _paper_theorem2_at(atts, tv, delta, norm, avec):
     return min(cands), cands
 
 
-def _or_one_t(terms, atts, tv, delta, norm, a, sides, construction, method):
+def _or_one_t(terms, atts, tv, delta, norm, a, sides, construction, method, radii="common"):
     p_or = _or_probability(terms, atts, tv)
     diam = _lp([att.diameter for att in atts], norm)
+    info = {}
     disjoint = len(atts) == sum(len(term) for term in terms)
     candidates = {}
     avec = _resolve_a(atts, a, tv)
@@ -1031,6 +1107,10 @@ def _or_one_t(terms, atts, tv, delta, norm, a, sides, construction, method):
                 best_a, _ = _common_a_candidates(atts, tv, eps_common)
                 best_a = best_a if best_a is not None else max(att.a_max(t) for att, t in zip(atts, tv, strict=True))
                 av = [_clip_a(att, best_a, t) for att, t in zip(atts, tv, strict=True)]
+                if radii == "each" and len(atts) > 1 and p_or + delta < 1:
+                    info["common_a"] = _blocks_at(terms, atts, tv, delta, norm, av, p_or)[0]
+                    av, _, info["local_optimum"] = optimise_radii(
+                        lambda v: _blocks_at(terms, atts, tv, delta, norm, v, p_or)[0], atts, tv, av)
             e, alpha, D = _blocks_at(terms, atts, tv, delta, norm, av, p_or)
             candidates["blocks"] = (e, alpha, D, tuple(av))
     if not candidates:
@@ -1047,7 +1127,7 @@ def _or_one_t(terms, atts, tv, delta, norm, a, sides, construction, method):
             "is not covered by a sound bound here; ask for sides='upper' (the attacker's gain only)"
         )
     return dict(p=p_or, method=name, ratio=ratio, distance=D, a=av, epsilon_upper=e_up,
-                epsilon_lower=low, candidates={k: v[0] for k, v in candidates.items()})
+                epsilon_lower=low, candidates={**{k: v[0] for k, v in candidates.items()}, **info})
 
 
 # ------------------------------------------------------------------------------------------
@@ -1089,6 +1169,7 @@ def epsilon_for_goal(
     sides: str = "both",
     construction: str = "sound",
     method: str = "best",
+    radii: str = "common",
 ) -> GoalResult:
     r"""Epsilon that keeps the advantage in reaching ``goal`` at most ``delta``
     (Theorem 1 for AND, Sec. 4.3 / Theorem 2 for OR; see the module docstring).
@@ -1117,6 +1198,12 @@ def epsilon_for_goal(
     method : {"best", "blocks", "inclusion-exclusion"}
         OR events only: the corrected block construction of Theorem 2, the
         inclusion-exclusion bound with the whole complement, or the better of the two.
+    radii : {"common", "each"}
+        With ``a=None``: search one common radius (``"common"``, Sec. 4.2's
+        :math:`a_i = \min(a, R_i)`), or then optimise every :math:`a_i` on its own
+        (``"each"``, :func:`optimise_radii`; AND events and OR blocks).  ``"each"`` records
+        the epsilon at the best common radius as ``candidates["common_a"]`` and the final
+        local-optimality check as ``candidates["local_optimum"]``.
 
     Returns
     -------
@@ -1145,6 +1232,8 @@ def epsilon_for_goal(
     ('white', 0.55, 0.4013)
     """
     norm = _check_common(delta, sides, construction, norm, method)
+    if radii not in ("common", "each"):
+        raise ParameterError(f"radii must be 'common' or 'each'; got {radii!r}")
     goal = _as_goal(goal)
     terms = goal.terms()
     atts = _attributes(terms)
@@ -1153,9 +1242,9 @@ def epsilon_for_goal(
     results = []
     for tv in ts:
         if event == "and":
-            res = _and_one_t(atts, tv, delta, norm, a, sides, construction)
+            res = _and_one_t(atts, tv, delta, norm, a, sides, construction, radii)
         else:
-            res = _or_one_t(terms, atts, tv, delta, norm, a, sides, construction, method)
+            res = _or_one_t(terms, atts, tv, delta, norm, a, sides, construction, method, radii)
         res["t"] = tv
         results.append(res)
     for res in results:

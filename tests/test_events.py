@@ -462,3 +462,68 @@ def test_in_goal_with_a_disc():
     pts = np.array([[1.0, 1.0, 0.0], [1.5, 1.5, 0.0], [1.0, 1.0, 3.0]])
     assert in_goal(ball & z, pts, {"b": (0, 0), "z": 0}).tolist() == [True, False, False]
     assert in_goal(ball | z, pts, {"b": (0, 0), "z": 0}).tolist() == [True, True, True]
+
+
+# ---------------------------------------------------------------------- per-attribute radii
+def _and_eps_grid(s1, s2, r1, r2, delta, norm, A1, A2):
+    """Eq. (main) for two centred normals at radii (A1, A2), written out with scipy's CDF."""
+    from scipy.stats import norm as N
+
+    g = lambda s, z: N.cdf(z / s) - N.cdf(-z / s)  # noqa: E731
+    p = g(s1, r1) * g(s2, r2)
+    q = g(s1, A1) * g(s2, A2) - p
+    D = np.linalg.norm(np.stack([A1 + r1, A2 + r2]), ord=norm, axis=0)
+    return -np.log(p / q * (1 / (delta + p) - 1)) / D
+
+
+@pytest.mark.parametrize("norm", [1.0, 2.0])
+def test_each_radius_beats_common_and_matches_brute_force(norm):
+    x = Attribute(Normal(0, 1), r=0.5, name="x")
+    y = Attribute(Normal(0, 2), r=0.5, name="y")
+    common = epsilon_for_goal(x & y, delta=0.1, t=(0, 0), norm=norm, sides="upper")
+    each = epsilon_for_goal(x & y, delta=0.1, t=(0, 0), norm=norm, sides="upper", radii="each")
+    A1, A2 = np.meshgrid(np.linspace(0.6, 6, 541), np.linspace(0.6, 10, 941), indexing="ij")
+    grid = _and_eps_grid(1.0, 2.0, 0.5, 0.5, 0.1, norm, A1, A2)
+    assert each.epsilon >= grid.max() * (1 - 1e-9)
+    assert each.epsilon == pytest.approx(grid.max(), rel=1e-4)
+    i, j = np.unravel_index(np.argmax(grid), grid.shape)
+    assert each.a == pytest.approx((A1[i, j], A2[i, j]), abs=0.03)
+    assert each.epsilon > common.epsilon * 1.05  # a real gain over one common radius
+    assert each.candidates["common_a"] == pytest.approx(common.epsilon, rel=1e-9)
+    assert each.candidates["local_optimum"]
+
+
+def test_each_radius_linf_lies_on_the_ridge():
+    """Under l_inf the optimum has a_i + r_i equal (a larger a_i is free until it sets the max)."""
+    x = Attribute(Normal(1.0, 2.0), r=0.5, name="x")
+    y = Attribute(Normal(-1.0, 1.0), r=0.3, name="y")
+    res = epsilon_for_goal(x & y, delta=0.05, t=(1.4, -0.8), sides="upper", radii="each")
+    a1, a2 = res.a
+    assert a1 + 0.5 == pytest.approx(a2 + 0.3, rel=1e-6)
+    D = np.linspace(1.0, 12.0, 110001)
+    from scipy.stats import norm as N
+
+    g1 = lambda z: N.cdf(1.4 + z, 1.0, 2.0) - N.cdf(1.4 - z, 1.0, 2.0)  # noqa: E731
+    g2 = lambda z: N.cdf(-0.8 + z, -1.0, 1.0) - N.cdf(-0.8 - z, -1.0, 1.0)  # noqa: E731
+    p = g1(0.5) * g2(0.3)
+    q = g1(D - 0.5) * g2(D - 0.3) - p
+    eps = -np.log(p / q * (1 / (0.05 + p) - 1)) / D
+    assert res.epsilon == pytest.approx(np.nanmax(eps), rel=1e-7)
+
+
+def test_each_radius_or_blocks_not_worse():
+    x = Attribute(Normal(0, 1), r=0.5, name="x")
+    y = Attribute(Normal(0, 2), r=0.5, name="y")
+    each = epsilon_for_goal(x | y, delta=0.1, t=(0, 0), norm=2, sides="upper", radii="each")
+    assert each.epsilon >= each.candidates["common_a"]
+    # recompute the corrected Theorem 2 at the returned radii from its closed form
+    from scipy.stats import norm as N
+
+    g = lambda s, z: N.cdf(z / s) - N.cdf(-z / s)  # noqa: E731
+    (a1, a2), r = each.a, 0.5
+    alpha = g(1, a1) / (g(1, a1) - g(1, r)) * g(2, a2) / (g(2, a2) - g(2, r)) - 1
+    D = max(math.hypot(a1 + r, 2 * a2), math.hypot(2 * a1, a2 + r))
+    p_or = 1 - (1 - g(1, r)) * (1 - g(2, r))
+    assert each.epsilon == pytest.approx(-math.log(alpha * (1 / (p_or + 0.1) - 1)) / D, rel=1e-10)
+    with pytest.raises(ParameterError, match="radii"):
+        epsilon_for_goal(x | y, delta=0.1, t=(0, 0), radii="all")
