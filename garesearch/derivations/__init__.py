@@ -48,7 +48,8 @@ from ._core import (
 )
 
 # The derivation modules register their functions on import, in paper order.
-for _module in ("_posterior", "_univariate", "_events", "_composition", "_appendix_a", "_appendix_b"):
+for _module in ("_posterior", "_univariate", "_events", "_composition", "_appendix_a", "_noise",
+                "_appendix_b", "_beyond"):
     importlib.import_module(f".{_module}", __name__)
 
 _FUNCTIONS = registry()
