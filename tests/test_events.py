@@ -269,10 +269,84 @@ def test_bad_input(cats):
                          t=[0, 0], a=[0.5, 2.0])
 
 
-def test_or_lower_side_unbounded_is_refused():
-    goal = Attribute(Normal(0, 1), r=0.5) | Attribute(Normal(0, 1), r=0.5)
+def test_or_lower_side_with_a_ball_is_refused():
+    from garesearch.events import Coordinates
+
+    goal = Coordinates([Normal(0, 1), Normal(0, 1)], r=0.5) | Attribute(Normal(0, 1), r=0.5)
     with pytest.raises(InfeasibleError, match="sides='upper'"):
-        epsilon_for_goal(goal, delta=0.1, t=[0, 0])
+        epsilon_for_goal(goal, delta=0.1, t=[(0, 0), 0])
+
+
+# ---------------------------------------------------------------------- OR, lower side
+def test_or_lower_side_sound_for_exact_posteriors():
+    """The pointwise lower side of an OR event against exact posteriors of l_1-DP mechanisms
+    (independent Laplace per coordinate, and 1-d releases of 1-Lipschitz functions)."""
+    from garesearch.events import _attributes, _or_lower_pointwise
+
+    px, py = _grid_prior(3.0, 15), _grid_prior(5.0, 15)
+    x = Attribute(Categorical(px), r=1, name="x")
+    y = Attribute(Categorical(py), r=1, name="y")
+    goal, t, delta = x | y, [0.0, 1.0], 0.1
+    X, Y = np.meshgrid(list(px), list(py), indexing="ij")
+    W = np.outer(list(px.values()), list(py.values()))
+    inside = (np.abs(X - t[0]) <= 1) | (np.abs(Y - t[1]) <= 1)
+    p = W[inside].sum()
+    assert or_probability(goal, t) == pytest.approx(p, rel=1e-12)
+    terms = goal.terms()
+    eps = _or_lower_pointwise(terms, _attributes(terms), t, delta, p)
+
+    def lowest_posterior(e):
+        lo = 1.0
+        dist = np.minimum(np.maximum(np.abs(X - t[0]) - 1, 0), np.maximum(np.abs(Y - t[1]) - 1, 0))
+        for h in (dist, X + Y, np.abs(X) + np.abs(Y - 1)):
+            for yv in np.linspace(-40, 40, 401):
+                lw = np.log(W) - e * np.abs(yv - h)
+                w = np.exp(lw - lw.max())
+                lo = min(lo, w[inside].sum() / w.sum())
+        ys = np.linspace(-30, 30, 121)
+        for y1 in ys:
+            lw = np.log(W)[None] - e * (np.abs(y1 - X)[None] + np.abs(ys[:, None, None] - Y[None]))
+            w = np.exp(lw - lw.max(axis=(1, 2), keepdims=True))
+            lo = min(lo, ((w * inside[None]).sum(axis=(1, 2)) / w.sum(axis=(1, 2))).min())
+        return lo
+
+    assert lowest_posterior(eps) >= p - delta
+    assert lowest_posterior(3 * eps) < p - delta  # and not far from tight
+
+
+def test_or_lower_ratio_against_direct_integration():
+    """I(eps) = int_C dF / K_1 with K_1 integrated on a fine grid (no closed forms)."""
+    from garesearch.events import _attributes, or_lower_ratio
+
+    x = Attribute(Normal(0, 1), r=0.5, name="x")
+    y = Attribute(Uniform(-3, 5), r=1.0, name="y")
+    goal, t, e = x | y, [0.2, 1.0], 0.4
+    terms = goal.terms()
+    got = or_lower_ratio(terms, _attributes(terms), t, e)
+    u = np.linspace(-12, 12, 4801)
+    fu = np.exp(-0.5 * u**2) / math.sqrt(2 * math.pi) * (u[1] - u[0])
+    v = np.linspace(-3, 5, 3201)
+    fv = np.full(v.size, (v[1] - v[0]) / 8)
+    fv[[0, -1]] /= 2
+    ker = lambda a, b, w: np.exp(-e * np.abs(a[:, None] - b[None, :])) @ w  # noqa: E731
+    bx, by = np.abs(u - 0.2) <= 0.5, np.abs(v - 1.0) <= 1.0
+    kx, mx = ker(u, u, fu * bx), ker(u, u, fu)
+    ky, my = ker(v, v, fv * by), ker(v, v, fv)
+    K1 = np.outer(mx, my) - np.outer(mx - kx, my - ky)
+    C = np.outer(~bx, ~by)
+    expected = np.sum(np.outer(fu, fv)[C] / K1[C])
+    assert got == pytest.approx(expected, rel=2e-3)
+    p = or_probability(goal, t)
+    assert or_lower_ratio(terms, _attributes(terms), t, 0.0) == pytest.approx((1 - p) / p, rel=1e-9)
+
+
+def test_or_lower_side_unbounded_now_two_sided():
+    goal = Attribute(Normal(0, 1), r=0.5, name="x") | Attribute(Normal(0, 2), r=0.5, name="y")
+    res = epsilon_for_goal(goal, delta=0.1, t=[0, 0])
+    up = epsilon_for_goal(goal, delta=0.1, t=[0, 0], sides="upper")
+    assert res.candidates["lower"] == "pointwise"
+    assert 0 < res.epsilon_lower < math.inf
+    assert res.epsilon == min(up.epsilon, res.epsilon_lower)
 
 
 # ---------------------------------------------------------------------- l_p balls (Sec. 6.3)
