@@ -19,7 +19,9 @@ and ``"refuted"`` (false as printed; ``detail`` gives the corrected statement).
 
 The sympy proofs also show that the backend-generic formulas of :mod:`garesearch.bound`,
 evaluated with :func:`garesearch._backend.sympy_backend`, are the paper's printed
-expressions (the ``one_formula_*`` derivations).
+expressions (the ``one_formula_*`` derivations); the ``one_formula_noise_*`` derivations do
+the same for the noise masses of :mod:`garesearch.noise` (App. A.1).  The derivations at
+location ``"beyond the paper"`` derive the pointwise bound of :mod:`garesearch.pointwise`.
 
 Submodules :mod:`~garesearch.derivations.lambertw` (the paper's iteration for Lambert's W
 against Newton's and Halley's) and :mod:`~garesearch.derivations.radius` (App. A: optimal
