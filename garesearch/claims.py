@@ -400,11 +400,13 @@ DERIVATION_KINDS: dict[str, tuple[tuple[str, str], ...]] = {
     "A.lambert": (("lambert_closed_form", "result"),),
     # the derivation is about the iteration as printed (mixed indices); Newton's is meant
     "A.iteration": (("lambert_w_paper_iteration", "printed"),),
-    "A1.laplace": (("laplace_mass", "result"),),
-    "A1.gencauchy_norm": (("gencauchy_normalisation", "result"),),
-    "A1.gencauchy_mass": (("gencauchy_unit_mass", "result"),),
+    "A1.laplace": (("laplace_mass", "result"), ("one_formula_noise_laplace", "result")),
+    "A1.gencauchy_norm": (("gencauchy_normalisation", "result"),
+                          ("one_formula_noise_gencauchy", "result")),
+    "A1.gencauchy_mass": (("gencauchy_unit_mass", "result"),
+                          ("one_formula_noise_gencauchy", "result")),
     # f(xi x) for f(x/xi) in the change of variables; the conclusion "take a xi" holds
-    "A1.scaling": (("noise_scaling", "printed"),),
+    "A1.scaling": (("noise_scaling", "printed"), ("one_formula_noise_scaling", "result")),
     "B.average": (("approx_ga_average", "result"),),
     # the density-level premise does not follow from (eps, delta)-DP: the bound fails for an
     # (eps, delta)-DP mechanism, which is the result of App. B.1

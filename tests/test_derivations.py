@@ -87,7 +87,7 @@ EXPECTED = {
 #: Derivations that name no claim id of the claims list (the code's noise formulas and the
 #: pointwise bound, which is not in the paper).
 NO_CLAIM = {name for name in EXPECTED if name.startswith(
-    ("one_formula_noise", "noise_gencauchy", "pointwise_", "truncated_normal"))}
+    ("one_formula_noise_gaussian", "noise_gencauchy", "pointwise_", "truncated_normal"))}
 
 
 @pytest.fixture(autouse=True)
@@ -560,6 +560,11 @@ def test_new_records_location_and_claims():
         assert r.claims == ()
         assert (r.location == "beyond the paper") == name.startswith(("pointwise_", "truncated"))
         assert r.location == "beyond the paper" or r.location.startswith("App. A.1")
+    wired = {"one_formula_noise_laplace": ("A1.laplace",),
+             "one_formula_noise_gencauchy": ("A1.gencauchy_norm", "A1.gencauchy_mass"),
+             "one_formula_noise_scaling": ("A1.scaling",)}
+    for name, ids in wired.items():
+        assert dv.get(name).claims == ids
 
 
 @pytest.mark.parametrize("kind", sorted(_DENSITIES))

@@ -80,7 +80,7 @@ def _numeric_checks(kind: str, float_path: bool = True) -> dict:
     }
 
 
-def _record(name, what, statement, detail, summary, conditions):
+def _record(name, what, statement, detail, summary, conditions, claims=()):
     return Derivation(
         name=name,
         location=f"App. A.1; garesearch.noise.{what} (sympy backend)",
@@ -91,7 +91,7 @@ def _record(name, what, statement, detail, summary, conditions):
         counterexample=None,
         detail=detail,
         summary=summary,
-        claims=(),
+        claims=claims,
     )
 
 
@@ -132,6 +132,7 @@ def one_formula_noise_laplace() -> Derivation:
         f"is {mpmath.nstr(nums[next(iter(nums))], 3)}.",
         "noise.laplace_mass_formula(a) = integral of e^{-|x|}/2 over [-a, a]; inverse -log1p(-p)",
         "a >= 0, 0 <= p < 1, 0 < y <= 1/2; scale 1/epsilon for the paper's density",
+        claims=("A1.laplace",),
     )
 
 
@@ -256,6 +257,7 @@ def one_formula_noise_gencauchy() -> Derivation:
         "atan2(sqrt2 a, 1 - a^2) (the module docstring's rewriting of the antiderivative).",
         "noise.gencauchy_mass_formula(a) = integral of sqrt2/(pi(1+x^4)) over [-a, a]",
         "a >= 0 (the formula is for the mass of a symmetric interval)",
+        claims=("A1.gencauchy_norm", "A1.gencauchy_mass"),
     )
 
 
@@ -379,4 +381,5 @@ def one_formula_noise_scaling() -> Derivation:
         "gives the paper's a = -ln(1-p)/eps.",
         "the code's scaled noise is App. A.1's change of variables, corrected: density f(x/xi)/xi",
         "xi > 0, a >= 0, 0 <= p < 1",
+        claims=("A1.scaling",),
     )
