@@ -54,7 +54,7 @@ def posterior_bound_formula(epsilon, p, q, a, B):
 
 
 def advantage_upper_formula(epsilon, p, q, a, B):
-    r"""Posterior bound minus prior, without cancellation.
+    r"""Posterior bound of Sec. 3.2 minus the prior: the advantage it allows, without cancellation.
 
     .. math::  \frac{p\,[(1-p-q) - q\,\mathrm{expm1}(-\epsilon a)]}{p + q e^{-\epsilon a}}
     """
@@ -70,7 +70,8 @@ def posterior_lower_bound_formula(epsilon, p, R, B):
 
 
 def advantage_lower_formula(epsilon, p, R, B):
-    r"""Prior minus the lower posterior bound: :math:`-p(1-p)\,\mathrm{expm1}(-\epsilon R) / (p e^{-\epsilon R} + 1 - p)`."""
+    r"""Prior minus the lower posterior bound (Sec. 3.2, the :math:`\epsilon_{ub}` side):
+    :math:`-p(1-p)\,\mathrm{expm1}(-\epsilon R) / (p e^{-\epsilon R} + 1 - p)`."""
     return -p * (1 - p) * B.expm1(-epsilon * R) / (p * B.exp(-epsilon * R) + (1 - p))
 
 

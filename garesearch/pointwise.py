@@ -115,7 +115,8 @@ def _log_mgf(prior: Prior, k: float, lo: float, hi: float, c: float) -> float:
 
 
 def pointwise_ratios(prior: Prior, t: float, r: float, epsilon: float) -> tuple[float, float]:
-    r"""The pair :math:`(J(\epsilon), I(\epsilon))` of the module docstring at true value ``t``.
+    r"""The pair :math:`(J(\epsilon), I(\epsilon))` of the module docstring at true value ``t``
+    (beyond the paper: the pointwise version of the ratio :math:`q/p` of Sec. 3.2).
 
     :math:`\Pr_{post}[X'] \le 1/(1+J)` and :math:`\Pr_{post}[X'] \ge 1/(1+I)` for every
     epsilon-DP mechanism and every output.
@@ -134,7 +135,8 @@ def pointwise_ratios(prior: Prior, t: float, r: float, epsilon: float) -> tuple[
 
 @dataclass(frozen=True)
 class PointwiseResult:
-    """What :func:`epsilon_pointwise` found (fields as in :class:`~garesearch.attribute.AttributeResult`)."""
+    """What :func:`epsilon_pointwise` found (beyond the paper; fields as in
+    :class:`~garesearch.attribute.AttributeResult`, Sec. 4.1)."""
 
     epsilon: float
     t: Any

@@ -48,7 +48,11 @@ def _finite(name, x):
 
 
 class Prior(ABC):
-    """Base class: a prior distribution of one attribute with a metric."""
+    """Base class: a prior distribution of one attribute with a metric (Sec. 4.1).
+
+    Subclasses provide the ball masses :math:`g_t(z)` of Sec. 4.1 through :meth:`mass`, and the
+    tail integrals the lower side of Def. 7 needs through :meth:`tail_mgf`.
+    """
 
     #: ``"absolute"`` (|x - y|) or ``"discrete"`` (1 between different values)
     metric: str = "absolute"
@@ -114,6 +118,9 @@ class Prior(ABC):
 # ------------------------------------------------------------------------------------------
 class PiecewiseUniform(Prior):
     r"""Piecewise-uniform prior: mass ``weights[i]`` spread evenly over ``[edges[i], edges[i+1]]``.
+
+    Generalises the uniform prior of Sec. 4.1 (and PLEAK's ``rangePrior``); its ball masses
+    :math:`g_t(z)` are piecewise linear in ``z``.
 
     Parameters
     ----------
@@ -275,7 +282,8 @@ class Normal(Prior):
 
 # ------------------------------------------------------------------------------------------
 class Continuous(Prior):
-    """Any frozen continuous ``scipy.stats`` distribution as a prior.
+    """Any frozen continuous ``scipy.stats`` distribution as a prior ("distributions with a
+    well-defined CDF", Sec. 4.1): :math:`g_t(z) = F(t + z) - F(t - z)`.
 
     Parameters
     ----------
