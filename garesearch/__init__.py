@@ -54,6 +54,11 @@ _LAZY: dict[str, str] = {
     "Laplace": "mechanisms",
     "Gaussian": "mechanisms",
     "GenCauchy": "mechanisms",
+    "RandomizedResponse": "mechanisms",
+    "compare_epsilons": "exact",
+    "comparison_table": "exact",
+    "format_comparison": "exact",
+    "EpsilonComparison": "exact",
     # Sec. 4.1: one attribute
     "epsilon_for_attribute": "attribute",
     "AttributeResult": "attribute",

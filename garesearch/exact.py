@@ -70,15 +70,19 @@ from typing import Any
 import numpy as np
 
 from .errors import InfeasibleError, ParameterError
-from .mechanisms import GenCauchy, Laplace, Mechanism
+from .mechanisms import GenCauchy, Laplace, Mechanism, RandomizedResponse
 from .priors import Categorical, Continuous, Normal, PiecewiseUniform, Prior, Uniform
 
 __all__ = [
     "AttackerEstimate",
+    "EpsilonComparison",
     "ExactAdvantage",
     "bayes_attacker_success",
+    "compare_epsilons",
+    "comparison_table",
     "exact_advantage",
     "exact_epsilon",
+    "format_comparison",
     "monte_carlo_attacker",
     "or_event",
     "posterior",
@@ -443,14 +447,8 @@ def _problem(prior, mech, eps, r, t, target, correct) -> _Problem:
     if target is not None or correct is not None:
         raise ParameterError("target and correct apply only to a prior with the discrete metric")
     if isinstance(prior, Categorical):
-        x = prior._x
-        integ = _integrator(prior, mech, eps, s=x, w=prior.probs)
-        ts = list(x) if t is None else [_check_t(prior, t)]
-
-        def make_set(tt):
-            return np.abs(x - tt) <= r
-
-        sets = np.array([make_set(tt) for tt in ts])
+        integ = _integrator(prior, mech, eps, s=prior._x, w=prior.probs)
+        ts, sets, make_set = _finite_sets(prior, r, t, None)
         return _Problem(integ, ts, sets, integ.prior_mass(sets), True, False, scale, make_set)
     integ = _integrator(prior, mech, eps)
     if t is None:
@@ -468,9 +466,35 @@ def _problem(prior, mech, eps, r, t, target, correct) -> _Problem:
                     lambda tt: (np.array([tt - r]), np.array([tt + r])))
 
 
+def _finite_sets(prior: Categorical, r, t, correct):
+    """True values of a finite prior, their masks of correct guesses X', and t -> mask."""
+    values = prior.values
+    if prior.metric == "discrete":
+        if r >= 1:
+            raise ParameterError(f"r must be < 1 under the discrete metric (r >= 1 makes every guess correct); got r={r}")
+        if t is None:
+            ts = list(values)
+        else:
+            prior.probability(t)
+            ts = [t]
+
+        def make_set(tt):
+            members = [tt] if correct is None else _as_set(values, correct(tt), "correct(t)")
+            return np.array([v in members for v in values])
+    else:
+        if correct is not None:
+            raise ParameterError("correct applies only to a prior with the discrete metric")
+        x = prior._x
+        ts = list(x) if t is None else [_check_t(prior, t)]
+
+        def make_set(tt):
+            return np.abs(x - tt) <= r
+
+    return ts, np.array([make_set(tt) for tt in ts]), make_set
+
+
 def _discrete_problem(prior, mech, eps, r, t, target, correct, scale):
-    if r >= 1:
-        raise ParameterError(f"r must be < 1 under the discrete metric (r >= 1 makes every guess correct); got r={r}")
+    ts, sets, make_set = _finite_sets(prior, r, t, correct)
     values = prior.values
     tgt = _as_set(values, target, "target")
     if tgt is None:
@@ -481,17 +505,6 @@ def _discrete_problem(prior, mech, eps, r, t, target, correct, scale):
         )
     s = np.array([1.0 if v in tgt else 0.0 for v in values])
     integ = _integrator(prior, mech, eps, s=s, w=prior.probs)
-    if t is None:
-        ts = list(values)
-    else:
-        prior.probability(t)
-        ts = [t]
-
-    def make_set(tt):
-        members = [tt] if correct is None else _as_set(values, correct(tt), "correct(t)")
-        return np.array([v in members for v in values])
-
-    sets = np.array([make_set(tt) for tt in ts])
     return _Problem(integ, ts, sets, integ.prior_mass(sets), True, False, scale, make_set)
 
 
@@ -640,7 +653,8 @@ class ExactAdvantage:
     t : Any
         The (worst) true value.
     y : float
-        An output attaining the supremum (``inf`` or ``-inf`` for a limit).
+        An output attaining the supremum (``inf`` or ``-inf`` for a limit; a value of the
+        prior for randomized response).
     side : str
         ``"upper"`` (posterior above the prior) or ``"lower"``.
     p : float
@@ -736,6 +750,11 @@ def _refine_t(pb, eps, sides, best):
     return best
 
 
+def _check_additive(mechanism):
+    if not isinstance(mechanism, Mechanism):
+        raise ParameterError(f"mechanism must be an additive-noise garesearch.mechanisms.Mechanism; got {mechanism!r}")
+
+
 def _check_common(epsilon, sides):
     if not isinstance(epsilon, (int, float, np.integer, np.floating)) or not (
         math.isfinite(float(epsilon)) and float(epsilon) > 0
@@ -747,7 +766,7 @@ def _check_common(epsilon, sides):
 
 def exact_advantage(
     prior: Prior,
-    mechanism: Mechanism,
+    mechanism: Mechanism | RandomizedResponse,
     *,
     epsilon: float,
     r: float,
@@ -765,8 +784,11 @@ def exact_advantage(
     ----------
     prior : Prior
         The attacker's prior (any :mod:`garesearch.priors` prior).
-    mechanism : Mechanism
-        :class:`~garesearch.mechanisms.Laplace`, ``Gaussian`` or ``GenCauchy``.
+    mechanism : Mechanism or RandomizedResponse
+        :class:`~garesearch.mechanisms.Laplace`, ``Gaussian`` or ``GenCauchy`` noise on the
+        query output, or :class:`~garesearch.mechanisms.RandomizedResponse` on the value of a
+        :class:`~garesearch.priors.Categorical` prior (then ``y`` in the result is an output
+        value and ``target`` does not apply).
     epsilon : float
         Epsilon per unit of the attribute (sets the noise scale), > 0.
     r : float
@@ -797,6 +819,8 @@ def exact_advantage(
     0.231059
     """
     _check_common(epsilon, sides)
+    if isinstance(mechanism, RandomizedResponse):
+        return _rr_advantage(prior, mechanism, float(epsilon), r, t, sides, target, correct)
     if isinstance(prior, Categorical) and prior.metric == "discrete" and target is None:
         results = [
             exact_advantage(prior, mechanism, epsilon=epsilon, r=r, t=t, sides=sides, target=v, correct=correct)
@@ -814,6 +838,52 @@ def exact_advantage(
         advantage=max(adv, 0.0), t=best["t"], y=y, side=side, p=best["p"], posterior=post,
         upper=up, lower=low, y_upper=float(best["y_upper"]), y_lower=float(best["y_lower"]),
         epsilon=float(epsilon), r=float(r), mechanism=mechanism,
+    )
+
+
+# ------------------------------------------------------------------------------------------
+# Randomized response: finitely many outputs, so the supremum over outputs is a maximum.
+# ------------------------------------------------------------------------------------------
+def _rr_posteriors(prior, mech, eps, r, t, target, correct):
+    r"""True values, :math:`\Pr_{pre}[X']` per true value and :math:`\Pr_{post}[X' \mid y]` for every
+    (true value, output) pair under k-ary randomized response on the prior's values."""
+    if not isinstance(prior, Categorical):
+        raise ParameterError(f"prior: randomized response needs a Categorical prior; got {type(prior).__name__}")
+    if target is not None:
+        raise ParameterError("target: randomized response releases the value itself, not a COUNT")
+    if not (isinstance(r, (int, float, np.integer, np.floating)) and math.isfinite(r) and r >= 0):
+        raise ParameterError(f"r must be a finite number >= 0; got {r!r}")
+    ts, sets, _ = _finite_sets(prior, r, t, correct)
+    k = len(prior.values)
+    if k < 2:
+        raise ParameterError("prior: randomized response needs at least two values")
+    joint = prior.probs[:, None] * np.exp(mech.log_likelihood(eps, k))  # (input, output)
+    post = (sets.astype(float) @ joint) / joint.sum(axis=0)
+    return ts, sets.astype(float) @ prior.probs, post
+
+
+def _rr_advantage(prior, mech, eps, r, t, sides, target, correct) -> ExactAdvantage:
+    r"""Exact advantage of k-ary randomized response (:class:`~garesearch.mechanisms.RandomizedResponse`).
+
+    With :math:`u = e^\epsilon - 1` the posterior after output ``y`` is
+    :math:`(p + u\,\pi(y) 1\{y \in X'\}) / (1 + u\,\pi(y))`: largest at the likeliest
+    ``y`` in :math:`X'`, smallest at the likeliest ``y`` outside it.
+    """
+    ts, p, post = _rr_posteriors(prior, mech, eps, r, t, target, correct)
+    j_sup, j_inf = np.argmax(post, axis=1), np.argmin(post, axis=1)
+    rows = np.arange(len(ts))
+    sup, inf = post[rows, j_sup], post[rows, j_inf]
+    upper, lower = sup - p, p - inf
+    i = int(np.argmax(_side_value(upper, lower, sides)))
+    up, low = float(upper[i]), float(lower[i])
+    if sides == "lower" or (sides == "both" and low > up):
+        side, y, pst, adv = "lower", prior.values[j_inf[i]], float(inf[i]), low
+    else:
+        side, y, pst, adv = "upper", prior.values[j_sup[i]], float(sup[i]), up
+    return ExactAdvantage(
+        advantage=max(adv, 0.0), t=ts[i], y=y, side=side, p=float(p[i]), posterior=pst, upper=up,
+        lower=low, y_upper=prior.values[j_sup[i]], y_lower=prior.values[j_inf[i]], epsilon=eps,
+        r=float(r), mechanism=mech,
     )
 
 
@@ -838,11 +908,16 @@ def posterior(prior: Prior, mechanism: Mechanism, *, epsilon: float, r: float, t
     r"""Exact posterior :math:`\Pr_{post}[\mathcal B(t, r) \mid y]` (Sec. 3.2), vectorised over ``y``.
 
     ``y = +-inf`` gives the analytic limit.  ``target`` and ``correct`` as in
-    :func:`exact_advantage` (discrete metric).
+    :func:`exact_advantage` (discrete metric).  For
+    :class:`~garesearch.mechanisms.RandomizedResponse`, ``y`` is a value of the prior or a
+    list of values.
     """
     _check_common(epsilon, "both")
     if t is None:
         raise ParameterError("t: give the true value")
+    if isinstance(mechanism, RandomizedResponse):
+        _, _, post = _rr_posteriors(prior, mechanism, float(epsilon), r, t, target, correct)
+        return _rr_lookup(prior, post[0], y)
     pb = _problem(prior, mechanism, float(epsilon), r, t, target, correct)
     y = np.asarray(y, dtype=float)
     flat = y.ravel()
@@ -856,6 +931,17 @@ def posterior(prior: Prior, mechanism: Mechanism, *, epsilon: float, r: float, t
             out[m] = pb.integ.limit(sign, pb.sets)[0]
     out = out.reshape(y.shape)
     return float(out) if out.ndim == 0 else out
+
+
+def _rr_lookup(prior, post_row, y):
+    """Posterior at output ``y`` (a value of the prior, or a list of values)."""
+    one = not isinstance(y, list)
+    out = []
+    for v in [y] if one else y:
+        if v not in prior.values:
+            raise ParameterError(f"y: randomized response outputs a value of the prior; got {v!r}")
+        out.append(float(post_row[prior.values.index(v)]))
+    return out[0] if one else np.array(out)
 
 
 # ------------------------------------------------------------------------------------------
@@ -874,7 +960,7 @@ def _spread(prior):
 
 def exact_epsilon(
     prior: Prior,
-    mechanism: Mechanism,
+    mechanism: Mechanism | RandomizedResponse,
     *,
     r: float,
     delta: float,
@@ -977,6 +1063,187 @@ def exact_epsilon(
 
 
 # ------------------------------------------------------------------------------------------
+# How tight are the bounds?  Exact epsilon of a mechanism against the bounds' epsilons.
+# ------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class EpsilonComparison:
+    """One row of :func:`comparison_table`: a mechanism's exact epsilon against three bounds.
+
+    Attributes
+    ----------
+    label : str
+    mechanism : str
+    r, delta : float
+    exact : float
+        :func:`exact_epsilon` of the mechanism.
+    pointwise : float
+        :func:`garesearch.pointwise.epsilon_pointwise` (sound for every epsilon-DP mechanism).
+    sound : float
+        :func:`garesearch.attribute.epsilon_for_attribute`, ``construction="sound"``.
+    paper : float
+        The same with ``construction="paper"`` (Eq. (main) with exponent ``a``, not sound in
+        general); ``nan`` where it is infeasible.
+    """
+
+    label: str
+    mechanism: str
+    r: float
+    delta: float
+    exact: float
+    pointwise: float
+    sound: float
+    paper: float
+
+    @property
+    def exact_over_pointwise(self) -> float:
+        """How much larger the mechanism's epsilon is than the pointwise bound's (>= 1)."""
+        return self.exact / self.pointwise
+
+    @property
+    def exact_over_sound(self) -> float:
+        return self.exact / self.sound
+
+    @property
+    def exact_over_paper(self) -> float:
+        return self.exact / self.paper
+
+
+def _bounds_discrete(prior, delta, t, sides, correct):
+    r"""Sec. 3.2 on the discrete metric (all distances 1): :math:`\min_t \min(\epsilon_{lb},
+    \epsilon_{ub})` at :math:`p_t = \Pr[X']`, ``X' = correct(t)``.  The pointwise bound, the sound
+    and the paper's construction all reduce to it."""
+    from . import bound
+
+    ts = prior.values if t is None else [t]
+    best = math.inf
+    for tt in ts:
+        members = _as_set(prior.values, correct(tt), "correct(t)")
+        p = float(sum(prior.probability(v) for v in members))
+        e = float(bound.eps_lb(delta=delta, p=p)) if p + delta < 1 else math.inf
+        if sides == "both" and p > delta:
+            e = min(e, float(bound.eps_ub(delta=delta, p=p)))
+        best = min(best, e)
+    return best
+
+
+def compare_epsilons(prior: Prior, *, r: float, delta: float, mechanism: Mechanism | RandomizedResponse | None = None,
+                     sides: str = "both", t: Any = None, target: Any = None, correct: Callable | None = None,
+                     label: str = "") -> EpsilonComparison:
+    r"""Exact epsilon of ``mechanism`` (default Laplace) against the pointwise bound, the sound
+    construction and the paper's Eq. (main) (Sec. 3.2, 4.1).
+
+    Every bound is valid for all :math:`\epsilon`-DP mechanisms, so a sound bound never exceeds
+    the exact epsilon of an :math:`\epsilon`-DP mechanism; the ratio ``exact / bound`` is how
+    much less noise the mechanism at hand would need.
+
+    Parameters
+    ----------
+    prior, r, delta, sides, t, correct
+        As in :func:`exact_epsilon` (``sides`` in ``{"both", "upper"}``).
+    mechanism : optional
+        Default :class:`~garesearch.mechanisms.Laplace`.
+    target : value, collection or callable, optional
+        Discrete metric and additive noise: the COUNT's target set (as in
+        :func:`exact_advantage`); a callable ``t -> target`` gives a target per true value (for
+        example ``correct`` itself: the COUNT of the correct guesses) and the worst true value
+        is taken over all.
+    label : str
+        Name of the row.
+    """
+    from .attribute import epsilon_for_attribute
+    from .pointwise import epsilon_pointwise
+
+    if sides not in ("both", "upper"):
+        raise ParameterError(f"sides must be 'both' or 'upper'; got {sides!r}")
+    mechanism = Laplace() if mechanism is None else mechanism
+    kw = dict(r=r, delta=delta, sides=sides)
+    if callable(target):
+        ts = prior.values if t is None else [t]
+        exact = min(exact_epsilon(prior, mechanism, t=tt, target=target(tt), correct=correct, **kw) for tt in ts)
+    else:
+        exact = exact_epsilon(prior, mechanism, t=t, target=target, correct=correct, **kw)
+    if correct is not None:
+        if not (isinstance(prior, Categorical) and prior.metric == "discrete"):
+            raise ParameterError("correct applies only to a prior with the discrete metric")
+        pointwise = sound = paper = _bounds_discrete(prior, delta, t, sides, correct)
+    else:
+        pointwise = epsilon_pointwise(prior, t=t, **kw).epsilon
+        sound = epsilon_for_attribute(prior, t=t, **kw).epsilon
+        try:
+            paper = epsilon_for_attribute(prior, t=t, construction="paper", **kw).epsilon
+        except InfeasibleError:
+            paper = math.nan
+    return EpsilonComparison(label=label, mechanism=repr(mechanism), r=float(r), delta=float(delta),
+                             exact=float(exact), pointwise=float(pointwise), sound=float(sound), paper=float(paper))
+
+
+_CAT_COLOURS = {"red": 0.2, "white": 0.1, "tabby": 0.25, "black": 0.4, "tortoise": 0.05}
+_SWEEP_R = (0.05, 0.2, 0.5, 1.0, 2.0)
+_SWEEP_DELTA = (0.02, 0.05, 0.1, 0.2, 0.3)
+
+
+def comparison_table(parts: Iterable[str] = ("examples", "r", "delta")) -> list[EpsilonComparison]:
+    r"""Exact epsilons against the bounds for the paper's examples and two sweeps (Sec. 6).
+
+    ``parts`` selects rows:
+
+    - ``"examples"``: cats (Sec. 6.1, ``r = 0``, ``delta = 0.1``): the AND event (colour and
+      gender) and the colour alone under a Laplace COUNT of the worst single value and under
+      k-ary randomized response, and the OR event under a Laplace COUNT of the correct
+      guesses and under randomized response; salary (Sec. 6.2, Normal(2000, 235.7),
+      ``r = 100``) and ships (Sec. 6.3, the paper's radial 1-D model Normal(0, sqrt(1250)),
+      ``r = 10``) with Laplace noise.
+    - ``"r"``: Normal(0, 1), ``delta = 0.1``, ``r`` in 0.05, 0.2, 0.5, 1, 2, Laplace.
+    - ``"delta"``: Normal(0, 1), ``r = 0.5``, ``delta`` in 0.02, 0.05, 0.1, 0.2, 0.3, Laplace.
+
+    Returns
+    -------
+    list of EpsilonComparison
+    """
+    from .mechanisms import RandomizedResponse as RR
+
+    parts = tuple(parts)
+    bad = [q for q in parts if q not in ("examples", "r", "delta")]
+    if bad:
+        raise ParameterError(f"parts must be among 'examples', 'r', 'delta'; got {bad}")
+    rows = []
+    if "examples" in parts:
+        colour = Categorical(_CAT_COLOURS)
+        cats = Categorical({(c, g): p / 2 for c, p in _CAT_COLOURS.items() for g in "MF"})
+        either = or_event(cats)
+        rows += [
+            compare_epsilons(cats, r=0, delta=0.1, label="cats AND, COUNT (worst value)"),
+            compare_epsilons(cats, r=0, delta=0.1, mechanism=RR(), label="cats AND, randomized response"),
+            compare_epsilons(colour, r=0, delta=0.1, label="cats colour, COUNT (worst value)"),
+            compare_epsilons(colour, r=0, delta=0.1, mechanism=RR(), label="cats colour, randomized response"),
+            compare_epsilons(cats, r=0, delta=0.1, correct=either, target=either,
+                             label="cats OR, COUNT of the correct guesses"),
+            compare_epsilons(cats, r=0, delta=0.1, correct=either, mechanism=RR(),
+                             label="cats OR, randomized response"),
+            compare_epsilons(Normal(2000.0, 235.7), r=100, delta=0.1, label="salary N(2000, 235.7), r = 100"),
+            compare_epsilons(Normal(0.0, math.sqrt(1250)), r=10, delta=0.1, label="ships N(0, sqrt 1250), r = 10"),
+        ]
+    if "r" in parts:
+        rows += [compare_epsilons(Normal(0.0, 1.0), r=r, delta=0.1, label=f"N(0, 1), r = {r:g}, delta = 0.1")
+                 for r in _SWEEP_R]
+    if "delta" in parts:
+        rows += [compare_epsilons(Normal(0.0, 1.0), r=0.5, delta=d, label=f"N(0, 1), r = 0.5, delta = {d:g}")
+                 for d in _SWEEP_DELTA]
+    return rows
+
+
+def format_comparison(rows: Iterable[EpsilonComparison]) -> str:
+    """A plain-text table of :func:`comparison_table` rows: epsilons and the ratios exact / bound."""
+    head = (f"{'case':44s} {'exact':>10s} {'pointwise':>10s} {'sound':>10s} {'paper':>10s} "
+            f"{'ex/pw':>6s} {'ex/sd':>6s} {'ex/pp':>6s}")
+    lines = [head, "-" * len(head)]
+    for row in rows:
+        lines.append(f"{row.label:44s} {row.exact:10.4g} {row.pointwise:10.4g} {row.sound:10.4g} {row.paper:10.4g} "
+                     f"{row.exact_over_pointwise:6.3f} {row.exact_over_sound:6.3f} {row.exact_over_paper:6.3f}")
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------------------
 # The Bayes-optimal attacker: exact success probability and a Monte Carlo estimate.
 # ------------------------------------------------------------------------------------------
 def _guess_sets(prior, r, correct, target):
@@ -1030,6 +1297,7 @@ def bayes_attacker_success(prior: Prior, mechanism: Mechanism, *, epsilon: float
     dict
         ``success``, ``prior_success`` and ``advantage`` (their difference).
     """
+    _check_additive(mechanism)
     _check_common(epsilon, "both")
     eps = float(epsilon)
     b = mechanism.scale(eps)
@@ -1129,6 +1397,7 @@ def monte_carlo_attacker(prior: Prior, mechanism: Mechanism, *, epsilon: float, 
     """
     from scipy.stats import norm
 
+    _check_additive(mechanism)
     _check_common(epsilon, "both")
     if not (isinstance(n, (int, np.integer)) and n > 0):
         raise ParameterError(f"n must be a positive integer; got {n!r}")

@@ -18,6 +18,9 @@ sensitivity 1 per unit of the attribute.
   scale, by a documented calibration (same variance as Laplace, or the classic
   :math:`(\epsilon, \delta)`-DP calibration).
 
+:class:`RandomizedResponse` is not additive: it releases a value of a finite domain itself
+(k-ary randomized response), :math:`\epsilon`-DP with respect to the discrete metric.
+
 Each mechanism gives the log-density, the log-probability of an interval of noise (stable in
 the tails, used to integrate a piecewise-uniform prior in closed form), the limit of the
 log-likelihood ratio as the output goes to :math:`\pm\infty`, and sampling.
@@ -32,7 +35,7 @@ import numpy as np
 
 from .errors import ParameterError
 
-__all__ = ["Gaussian", "GenCauchy", "Laplace", "Mechanism"]
+__all__ = ["Gaussian", "GenCauchy", "Laplace", "Mechanism", "RandomizedResponse"]
 
 
 def _check_epsilon(epsilon) -> float:
@@ -283,3 +286,53 @@ class GenCauchy(Mechanism):
             accept = rng.random(z.size) * bound <= math.sqrt(2.0) * (1 + z * z) / (1 + z**4)
             out = np.concatenate([out, z[accept]])
         return out[:n].reshape(size)
+
+
+class RandomizedResponse:
+    r"""k-ary randomized response on a finite domain of ``k`` values (Warner 1965; Kairouz,
+    Oh and Viswanath 2016).
+
+    Releases the true value with probability :math:`e^\epsilon/(e^\epsilon + k - 1)` and each
+    of the other :math:`k - 1` values with probability :math:`1/(e^\epsilon + k - 1)`.  The
+    likelihood ratio of two inputs at any output is at most :math:`e^\epsilon`, so it is
+    :math:`\epsilon`-DP with respect to the discrete metric (distance 1 between different
+    values, Sec. 6.1); for ``k = 2`` it is the classic randomized response.  The domain is the
+    prior's list of values (:class:`~garesearch.priors.Categorical`).
+    """
+
+    name = "RandomizedResponse"
+    tail = "finite"
+
+    @staticmethod
+    def _check_k(k) -> int:
+        if not (isinstance(k, (int, np.integer)) and k >= 2):
+            raise ParameterError(f"k (the number of values) must be an integer >= 2; got {k!r}")
+        return int(k)
+
+    def keep_probability(self, epsilon, k: int) -> float:
+        r""":math:`e^\epsilon/(e^\epsilon + k - 1) = 1/(1 + (k-1)e^{-\epsilon})`."""
+        e, k = _check_epsilon(epsilon), self._check_k(k)
+        return 1.0 / (1.0 + (k - 1) * math.exp(-e))
+
+    def log_likelihood(self, epsilon, k: int):
+        r""":math:`\ln \Pr[Y = j \mid X = i]` as a ``(k, k)`` matrix (row: input, column: output)."""
+        e, k = _check_epsilon(epsilon), self._check_k(k)
+        log_other = -e - math.log1p((k - 1) * math.exp(-e))
+        out = np.full((k, k), log_other)
+        np.fill_diagonal(out, log_other + e)
+        return out
+
+    def sample(self, index, epsilon, k: int, rng: np.random.Generator):
+        """Release for each input index in ``range(k)`` an output index (``rng``: a numpy Generator)."""
+        if not isinstance(rng, np.random.Generator):
+            raise ParameterError("rng must be a numpy.random.Generator (np.random.default_rng(seed))")
+        k = self._check_k(k)
+        index = np.asarray(index)
+        if index.size and (np.any(index < 0) or np.any(index >= k)):
+            raise ParameterError(f"index must lie in range(k) = range({k})")
+        keep = rng.random(index.shape) < self.keep_probability(epsilon, k)
+        other = (index + rng.integers(1, k, size=index.shape)) % k  # uniform over the other values
+        return np.where(keep, index, other)
+
+    def __repr__(self):
+        return "RandomizedResponse()"

@@ -11,14 +11,19 @@ import pytest
 from garesearch.errors import InfeasibleError, ParameterError
 from garesearch.exact import (
     bayes_attacker_success,
+    compare_epsilons,
+    comparison_table,
     exact_advantage,
     exact_epsilon,
+    format_comparison,
     monte_carlo_attacker,
+    or_event,
     posterior,
     soundness_counterexamples,
     soundness_search,
 )
-from garesearch.mechanisms import Gaussian, GenCauchy, Laplace
+from garesearch.mechanisms import Gaussian, GenCauchy, Laplace, RandomizedResponse
+from garesearch.pointwise import epsilon_pointwise
 from garesearch.priors import Categorical, Normal, PiecewiseUniform, Uniform
 
 COLOURS = {"red": 0.2, "white": 0.1, "tabby": 0.25, "black": 0.4, "tortoise": 0.05}
@@ -268,6 +273,182 @@ def test_exact_epsilon_rtol_and_bracket():
     assert exact_epsilon(prior, Laplace(), r=0, delta=0.1) == pytest.approx(expected, rel=1e-10)
     with pytest.raises(ParameterError, match="rtol"):
         exact_epsilon(prior, Laplace(), r=0, delta=0.1, rtol=0.5)
+
+
+# --- the pointwise bound against the exact Laplace epsilon ---------------------------------------
+# The pointwise bound holds for every eps-DP mechanism, Laplace included: its epsilon can never
+# exceed Laplace's exact one.  exact_epsilon returns a value within rtol = 1e-10 below the crossing.
+SWEEP_PRIORS = {
+    "Normal(0, 1)": Normal(0.0, 1.0),
+    "Normal(5, 2)": Normal(5.0, 2.0),
+    "Uniform(0, 10)": Uniform(0.0, 10.0),
+    "PiecewiseUniform": PiecewiseUniform([0.0, 1.0, 1.2, 6.0], [0.3, 0.4, 0.3]),
+    "PiecewiseUniform, gap": PiecewiseUniform([0.0, 1.0, 2.0, 3.0], [0.5, 0.0, 0.5]),
+    "atoms A": Categorical({0.0: 0.2, 1.0: 0.1, 2.5: 0.4, 4.0: 0.3}),
+    "atoms B": Categorical({-1.0: 0.3, 0.0: 0.02, 2.0: 0.68}),
+}
+SWEEP_QUICK = [("Normal(0, 1)", 0.5, 0.1, "both"), ("Normal(5, 2)", 1.0, 0.3, "upper"),
+               ("Uniform(0, 10)", 1.0, 0.02, "both"), ("PiecewiseUniform", 0.5, 0.1, "both"),
+               ("PiecewiseUniform, gap", 0.1, 0.02, "both"), ("atoms A", 0.6, 0.1, "both"),
+               ("atoms B", 1.0, 0.02, "upper")]
+SWEEP_FULL = [(name, r, d, sides) for name in SWEEP_PRIORS for r in (0.1, 0.5, 1.0) for d in (0.02, 0.1, 0.3)
+              for sides in ("both", "upper")]
+
+
+def _check_pointwise_below_exact(name, r, delta, sides):
+    prior = SWEEP_PRIORS[name]
+    pw = epsilon_pointwise(prior, r=r, delta=delta, sides=sides).epsilon
+    ex = exact_epsilon(prior, Laplace(), r=r, delta=delta, sides=sides)
+    assert pw <= ex * (1 + 2e-10), (name, r, delta, sides, pw, ex)
+    return pw, ex
+
+
+@pytest.mark.parametrize("name,r,delta,sides", SWEEP_QUICK)
+def test_pointwise_never_exceeds_exact_laplace(name, r, delta, sides):
+    _check_pointwise_below_exact(name, r, delta, sides)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,r,delta,sides", SWEEP_FULL)
+def test_pointwise_never_exceeds_exact_laplace_full_sweep(name, r, delta, sides):
+    _check_pointwise_below_exact(name, r, delta, sides)
+
+
+@pytest.mark.parametrize("vals", [{0.0: 0.1, 1.0: 0.3, 2.0: 0.25, 5.0: 0.2, 9.0: 0.15},
+                                  {0.0: 0.2, 1.0: 0.1, 2.5: 0.4, 4.0: 0.3},
+                                  {-1.0: 0.3, 0.0: 0.02, 2.0: 0.68}])
+@pytest.mark.parametrize("delta", [0.02, 0.1, 0.25])
+def test_pointwise_equals_exact_laplace_at_r0(vals, delta):
+    # r = 0, numeric atoms: Laplace at the output y = t makes every likelihood ratio f(y|x)/f(y|t)
+    # equal to e^{-eps|x - t|}, which is the pointwise bound's worst case: the two epsilons agree,
+    # at every true value and in the worst case.  Both sides: the pointwise one is never larger.
+    prior = Categorical(vals)
+    for t in [*vals, None]:
+        pw = epsilon_pointwise(prior, r=0, delta=delta, t=t, sides="upper").epsilon
+        ex = exact_epsilon(prior, Laplace(), r=0, delta=delta, t=t, sides="upper")
+        if math.isinf(pw):
+            assert math.isinf(ex)
+        else:
+            assert ex == pytest.approx(pw, rel=1e-9)
+    assert epsilon_pointwise(prior, r=0, delta=delta).epsilon <= exact_epsilon(
+        prior, Laplace(), r=0, delta=delta) * (1 + 2e-10)
+
+
+# --- randomized response ----------------------------------------------------------------------------
+# k-ary RR: Pr[y = x] = e^eps / (e^eps + k - 1), Pr[y = v] = 1 / (e^eps + k - 1) otherwise.  With
+# u = e^eps - 1 and X' = {t} (p = pi(t)) the posterior after y is (p + u pi(y) 1{y in X'})/(1 + u pi(y)):
+#   upper: y = t,          Post = p e^eps / (p e^eps + 1 - p)            -> eps = ln(1 + delta/(p (1-p-delta)))
+#   lower: y = likeliest other value (mass m'), Post = p / (1 + u m')     -> eps = ln(1 + delta/(m' (p - delta)))
+# The upper side is Sec. 3.2's eps_lb exactly; the lower side equals eps_ub only if m' = 1 - p (k = 2).
+def _rr_closed(p, m_other, delta):
+    up = math.log1p(delta / (p * (1 - p - delta))) if p + delta < 1 else math.inf
+    low = math.log1p(delta / (m_other * (p - delta))) if p > delta else math.inf
+    return up, low
+
+
+def test_randomized_response_posterior_closed_form():
+    prior, eps = Categorical({"a": 0.5, "b": 0.3, "c": 0.2}), 0.7
+    u = math.expm1(eps)
+    got = posterior(prior, RandomizedResponse(), epsilon=eps, r=0, t="b", y=["a", "b", "c"])
+    expected = [0.3 / (1 + u * 0.5), (0.3 + u * 0.3) / (1 + u * 0.3), 0.3 / (1 + u * 0.2)]
+    assert np.allclose(got, expected, rtol=1e-13, atol=0)
+    res = exact_advantage(prior, RandomizedResponse(), epsilon=eps, r=0, t="b")
+    assert res.upper == pytest.approx(expected[1] - 0.3, rel=1e-13)
+    assert res.lower == pytest.approx(0.3 - expected[0], rel=1e-13)
+    assert res.y_upper == "b" and res.y_lower == "a"
+
+
+def test_randomized_response_is_tight_for_the_cats_colour_prior():
+    # every colour has p <= 0.4 < 1/2: the upper side binds in Sec. 3.2 and RR attains it at every t
+    from garesearch.bound import eps_lb, eps_ub
+
+    colour = Categorical(COLOURS)
+    for c, p in COLOURS.items():
+        m_other = max(q for d, q in COLOURS.items() if d != c)
+        up, low = _rr_closed(p, m_other, 0.1)
+        got = exact_epsilon(colour, RandomizedResponse(), r=0, delta=0.1, t=c)
+        assert got == pytest.approx(min(up, low), rel=1e-9)
+        bound = min(float(eps_lb(delta=0.1, p=p)), float(eps_ub(delta=0.1, p=p)) if p > 0.1 else math.inf)
+        assert got == pytest.approx(bound, rel=1e-9)  # tight
+    # worst case: black, p = 0.4: ln(1 + 0.1/(0.4 * 0.5)) = ln 1.5
+    assert exact_epsilon(colour, RandomizedResponse(), r=0, delta=0.1) == pytest.approx(math.log(1.5), rel=1e-9)
+
+
+def test_randomized_response_lower_side_is_not_tight_beyond_two_values():
+    from garesearch.bound import eps_ub
+
+    prior = Categorical({"a": 0.7, "b": 0.2, "c": 0.1})
+    up, low = _rr_closed(0.7, 0.2, 0.1)
+    got = exact_epsilon(prior, RandomizedResponse(), r=0, delta=0.1, t="a")
+    assert got == pytest.approx(min(up, low), rel=1e-9)
+    assert got > 1.2 * float(eps_ub(delta=0.1, p=0.7))  # the bound's lower side binds and is loose
+    two = Categorical({"a": 0.7, "b": 0.3})  # k = 2: m' = 1 - p and the bound is attained
+    assert exact_epsilon(two, RandomizedResponse(), r=0, delta=0.1, t="a") == pytest.approx(
+        float(eps_ub(delta=0.1, p=0.7)), rel=1e-9)
+
+
+def test_randomized_response_or_event_closed_form():
+    # cats OR event under RR on (colour, gender): X' = values sharing a component with t; the
+    # posterior at y is (p + u pi(y) 1{y in X'})/(1 + u pi(y)) with p = Pr[X'], so the upper side
+    # uses the likeliest value in X' (mass m_in) and the lower side the likeliest outside (m_out).
+    # By hand over the five colours (gender M; F is symmetric): white 0.747, tortoise 0.778,
+    # black 0.847, red 0.693, tabby 0.669: the worst is tabby M, p = 0.625, lower side.
+    either = or_event(CATS)
+    p, m_in, m_out = 0.625, 0.2, 0.2  # black M in X', black F the likeliest value outside
+    up = math.log1p(0.1 / (m_in * (1 - p - 0.1)))
+    low = math.log1p(0.1 / (m_out * (p - 0.1)))
+    got = exact_epsilon(CATS, RandomizedResponse(), r=0, delta=0.1, correct=either)
+    assert got == pytest.approx(min(up, low), rel=1e-9)
+    assert low < up
+
+
+def test_randomized_response_bad_input():
+    with pytest.raises(ParameterError, match="Categorical"):
+        exact_advantage(Normal(0, 1), RandomizedResponse(), epsilon=1.0, r=0.1)
+    with pytest.raises(ParameterError, match="target"):
+        exact_advantage(CATS, RandomizedResponse(), epsilon=1.0, r=0, target=("red", "M"))
+    with pytest.raises(ParameterError, match="additive"):
+        bayes_attacker_success(CATS, RandomizedResponse(), epsilon=1.0, r=0)
+    with pytest.raises(ParameterError, match="y"):
+        posterior(CATS, RandomizedResponse(), epsilon=1.0, r=0, t=("red", "M"), y="red")
+
+
+# --- comparison table ---------------------------------------------------------------------------
+def test_comparison_examples():
+    rows = {row.label: row for row in comparison_table(("examples",))}
+    assert len(rows) == 8
+    black = -math.log(0.2 / 0.8 * (1 / 0.3 - 1))  # paper's 0.539 (Sec. 6.1)
+    white_or = math.log(0.55 * 0.55 / (0.45 * 0.45))  # eps_ub(p = 0.55): the corrected 0.4013
+    for label, value in [("cats AND, COUNT (worst value)", black), ("cats AND, randomized response", black),
+                         ("cats colour, COUNT (worst value)", math.log(1.5)),
+                         ("cats colour, randomized response", math.log(1.5)),
+                         ("cats OR, COUNT of the correct guesses", white_or)]:
+        row = rows[label]
+        assert row.exact == pytest.approx(value, rel=1e-9)
+        assert row.pointwise == pytest.approx(value, rel=1e-12)
+        assert row.sound == pytest.approx(value, rel=1e-12)
+    rr_or = rows["cats OR, randomized response"]
+    assert rr_or.exact == pytest.approx(math.log1p(0.1 / (0.2 * 0.525)), rel=1e-9)
+    assert rr_or.exact_over_pointwise == pytest.approx(math.log1p(0.1 / (0.2 * 0.525)) / white_or, rel=1e-9)
+    for label in ("salary N(2000, 235.7), r = 100", "ships N(0, sqrt 1250), r = 10"):
+        row = rows[label]
+        assert row.exact >= row.pointwise >= row.sound  # each bound sound; pointwise the sharper
+        assert 1.0 < row.exact_over_pointwise < 1.2
+        assert row.exact_over_sound > 3
+    assert "exact" in format_comparison(rows.values())
+
+
+def test_compare_epsilons_agrees_with_the_parts():
+    from garesearch.attribute import epsilon_for_attribute
+
+    prior = Uniform(0.0, 10.0)
+    row = compare_epsilons(prior, r=1.0, delta=0.1, label="u")
+    assert row.sound == epsilon_for_attribute(prior, r=1.0, delta=0.1).epsilon
+    assert row.paper == epsilon_for_attribute(prior, r=1.0, delta=0.1, construction="paper").epsilon
+    assert row.pointwise == epsilon_pointwise(prior, r=1.0, delta=0.1).epsilon
+    assert row.exact == pytest.approx(row.pointwise, rel=1e-9)  # Laplace attains the pointwise bound here
+    with pytest.raises(ParameterError, match="sides"):
+        compare_epsilons(prior, r=1.0, delta=0.1, sides="lower")
 
 
 # --- Bayes attacker: exact success against closed forms and Monte Carlo ------------------------

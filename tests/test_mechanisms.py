@@ -11,7 +11,7 @@ import pytest
 from scipy import integrate, stats
 
 from garesearch.errors import ParameterError
-from garesearch.mechanisms import Gaussian, GenCauchy, Laplace
+from garesearch.mechanisms import Gaussian, GenCauchy, Laplace, RandomizedResponse
 
 MECHS = [Laplace(), Gaussian(), GenCauchy()]
 
@@ -99,3 +99,39 @@ def test_bad_input():
         Gaussian(calibration="bogus")
     with pytest.raises(ParameterError, match="rng"):
         Laplace().sample([0.0], 1.0, rng=3)
+
+
+# --- randomized response -------------------------------------------------------------------------
+@pytest.mark.parametrize("k,eps", [(2, 0.5), (5, 1.3), (10, 0.01), (3, 40.0)])
+def test_randomized_response_probabilities(k, eps):
+    rr = RandomizedResponse()
+    lik = np.exp(rr.log_likelihood(eps, k))
+    keep = math.exp(eps) / (math.exp(eps) + k - 1)
+    assert np.allclose(np.diag(lik), keep, rtol=1e-13, atol=0)
+    assert np.allclose(lik[~np.eye(k, dtype=bool)], 1 / (math.exp(eps) + k - 1), rtol=1e-12, atol=0)
+    assert np.allclose(lik.sum(axis=1), 1.0, rtol=1e-13)
+    assert rr.keep_probability(eps, k) == pytest.approx(keep, rel=1e-13)
+    # eps-DP w.r.t. the discrete metric: the largest log-likelihood ratio over inputs is eps
+    ll = rr.log_likelihood(eps, k)
+    assert np.max(ll[:, None, :] - ll[None, :, :]) == pytest.approx(eps, rel=1e-12)
+
+
+def test_randomized_response_sampling_frequencies():
+    rr, k, eps, n = RandomizedResponse(), 4, 0.9, 200000
+    out = rr.sample(np.full(n, 2), eps, k, np.random.default_rng(5))
+    expected = np.full(k, 1 / (math.exp(eps) + k - 1))
+    expected[2] = math.exp(eps) / (math.exp(eps) + k - 1)
+    chi2 = stats.chisquare(np.bincount(out, minlength=k), n * expected)
+    assert chi2.pvalue > 1e-3
+
+
+def test_randomized_response_bad_input():
+    rr = RandomizedResponse()
+    with pytest.raises(ParameterError, match="k"):
+        rr.log_likelihood(1.0, 1)
+    with pytest.raises(ParameterError, match="epsilon"):
+        rr.keep_probability(-1.0, 3)
+    with pytest.raises(ParameterError, match="index"):
+        rr.sample([3], 1.0, 3, np.random.default_rng(0))
+    with pytest.raises(ParameterError, match="rng"):
+        rr.sample([0], 1.0, 3, rng=1)
