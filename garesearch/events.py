@@ -105,6 +105,7 @@ __all__ = [
     "or_blocks",
     "or_lower_ratio",
     "or_probability",
+    "theorem2_counterexample",
 ]
 
 _CONSTRUCTIONS = ("sound", "paper")
@@ -1596,3 +1597,77 @@ def or_blocks(goal, t, a, *, reach: int = 2) -> list[dict]:
         blocks.append(dict(ell=ell, centre=tuple(centre), half_width=tuple(av), K=K,
                            p_in=p_in, p_out=p_out, odds=p_in / p_out if p_out > 0 else math.inf))
     return blocks
+
+
+# ------------------------------------------------------------------------------------------
+# A counterexample to Theorem 2 as printed
+# ------------------------------------------------------------------------------------------
+def _laplace_release_sup(weights, inside, h, eps) -> float:
+    r"""Largest posterior of ``inside`` over outputs of :math:`h(x) + \mathrm{Lap}(1/\epsilon)`
+    for a finite prior: between two consecutive values of ``h`` the posterior is monotone in
+    the output (:mod:`garesearch.exact`), and constant beyond the extreme ones, so the
+    supremum is attained at an output equal to some :math:`h(x)`."""
+    best = 0.0
+    logw = np.log(weights)
+    for y in np.unique(h):
+        lw = logw - eps * np.abs(y - h)
+        w = np.exp(lw - lw.max())
+        best = max(best, float(w[inside].sum() / w.sum()))
+    return best
+
+
+def theorem2_counterexample(delta: float = 0.1, s: float = 0.08) -> dict:
+    r"""Theorem 2 as printed is not sound: a concrete prior and an :math:`\epsilon`-DP
+    mechanism (w.r.t. :math:`\ell_\infty`) whose advantage at the printed epsilon exceeds
+    :math:`\delta` (Sec. 4.3).
+
+    Two independent attributes with values :math:`\{-4, 0, 4\}`, :math:`\Pr[0] = s`,
+    :math:`\Pr[\pm 4] = (1-s)/2`; true value :math:`t = (0, 0)`, precision :math:`r_i = 1`,
+    radii :math:`a_i = 4` (allowed: :math:`r_i \le a_i \le R_i = 8`).  The attacker wins if
+    :math:`x_1 = 0` or :math:`x_2 = 0`: :math:`p = 1 - (1-s)^2`.  Printed:
+    :math:`g(a_i) = 1`, :math:`g(a_i - 1) = g(r_i) = s`, so :math:`\epsilon_0 = \infty`
+    (:math:`\delta + 1 - s^2 \ge 1`) and :math:`\epsilon_k = -\ln\big(\frac{s}{1-s}
+    (\frac{1}{\delta + s} - 1)\big)/4`.  Mechanism: release :math:`h(x)`, the
+    :math:`\ell_\infty` distance from ``x`` to the nearest record of :math:`X'` (1-Lipschitz
+    w.r.t. :math:`\ell_\infty`) plus Laplace noise of scale :math:`1/\epsilon`,
+    which is :math:`\epsilon`-DP w.r.t. :math:`\ell_\infty`.  Every wrong record is at
+    distance 4 from :math:`X'`, and for outputs :math:`y \le 0`
+    :math:`\Pr_{post}[X'] = p / (p + (1-p) e^{-4\epsilon})`.
+
+    With the defaults: printed :math:`\epsilon \approx 0.2315`, :math:`p = 0.1536`,
+    posterior :math:`\approx 0.314 > p + \delta = 0.2536`.  Here the flaw that bites is the
+    :math:`\delta` term of :math:`\epsilon_k` (the block's prior ``s`` where the requirement is
+    on the whole event's ``p``); the exponent is not needed.  The corrected construction of
+    :func:`epsilon_for_goal` keeps the same mechanism within ``delta``.
+
+    Returns
+    -------
+    dict
+        ``priors``, ``t``, ``r``, ``a``, ``p`` (of the OR event), ``epsilon_printed`` and its
+        parts ``eps_0, eps_1, eps_2``, ``posterior`` and ``advantage`` of the mechanism at the
+        printed epsilon, ``epsilon_sound`` (:func:`epsilon_for_goal`, upper side) and
+        ``advantage_sound`` of the same mechanism there.
+    """
+    if not (_is_real(delta) and 0 < delta < 1):
+        raise ParameterError(f"delta must lie in (0, 1); got {delta!r}")
+    if not (_is_real(s) and 0 < s < 1):
+        raise ParameterError(f"s must lie in (0, 1); got {s!r}")
+    prior = {-4: (1 - s) / 2, 0: s, 4: (1 - s) / 2}
+    x1 = Attribute(Categorical(prior), r=1, name="x1")
+    x2 = Attribute(Categorical(dict(prior)), r=1, name="x2")
+    t, a = [0.0, 0.0], [4.0, 4.0]
+    eps_printed, parts = _paper_theorem2_at([x1, x2], t, delta, math.inf, a)
+    vals = np.array(list(prior))
+    X, Y = np.meshgrid(vals, vals, indexing="ij")
+    W = np.outer(list(prior.values()), list(prior.values()))
+    inside = (np.abs(X) <= 1) | (np.abs(Y) <= 1)
+    pts = np.stack([X.ravel(), Y.ravel()], axis=1).astype(float)
+    cheb = np.max(np.abs(pts[:, None, :] - pts[None, inside.ravel(), :]), axis=2)
+    h = cheb.min(axis=1).reshape(X.shape)  # l_inf distance to the records of X
+    p = float(W[inside].sum())
+    post = _laplace_release_sup(W, inside, h, eps_printed)
+    sound = epsilon_for_goal(x1 | x2, delta=delta, t=t, sides="upper").epsilon
+    return dict(priors=(prior, dict(prior)), t=tuple(t), r=(1.0, 1.0), a=tuple(a), p=p,
+                epsilon_printed=eps_printed, eps_0=parts[0], eps_1=parts[1], eps_2=parts[2],
+                posterior=post, advantage=post - p, epsilon_sound=sound,
+                advantage_sound=_laplace_release_sup(W, inside, h, sound) - p)

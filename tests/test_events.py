@@ -601,3 +601,38 @@ def test_each_radius_or_blocks_not_worse():
     assert each.epsilon == pytest.approx(-math.log(alpha * (1 / (p_or + 0.1) - 1)) / D, rel=1e-10)
     with pytest.raises(ParameterError, match="radii"):
         epsilon_for_goal(x | y, delta=0.1, t=(0, 0), radii="all")
+
+
+# ---------------------------------------------------------------------- Theorem 2 counterexample
+def test_theorem2_counterexample_by_hand():
+    from garesearch.events import theorem2_counterexample
+
+    s, delta = 0.08, 0.1
+    out = theorem2_counterexample(delta=delta, s=s)
+    # printed formula: g(a) = 1, g(a - 1) = g(r) = s -> eps_0 = inf, eps_k from the block prior s
+    eps_k = -math.log(s / (1 - s) * (1 / (delta + s) - 1)) / 4
+    assert out["eps_0"] == math.inf
+    assert out["epsilon_printed"] == pytest.approx(eps_k, rel=1e-12)
+    assert out["epsilon_printed"] == pytest.approx(0.2315, abs=5e-5)
+    p = 1 - (1 - s) ** 2
+    assert out["p"] == pytest.approx(p, rel=1e-12)
+    # release: l_inf distance to the records of X' (0 on X', 4 on the wrong records) + Laplace;
+    # every output y <= 0 gives the posterior below; check a brute-force sweep over outputs
+    vals = [-4, 0, 4]
+    w = {v: (s if v == 0 else (1 - s) / 2) for v in vals}
+    best = 0.0
+    for y in np.linspace(-10, 10, 2001):
+        num = den = 0.0
+        for u in vals:
+            for v in vals:
+                hit = u == 0 or v == 0
+                lik = math.exp(-eps_k * abs(y - (0 if hit else 4)))
+                den += w[u] * w[v] * lik
+                num += w[u] * w[v] * lik * hit
+        best = max(best, num / den)
+    closed = p / (p + (1 - p) * math.exp(-4 * eps_k))
+    assert best == pytest.approx(closed, rel=1e-12)
+    assert out["posterior"] == pytest.approx(closed, rel=1e-12)
+    assert out["advantage"] > delta + 0.05  # 0.161 > 0.1
+    # the corrected construction keeps the same mechanism within delta
+    assert out["advantage_sound"] <= delta
