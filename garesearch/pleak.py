@@ -33,7 +33,9 @@ PLEAK knowledge             garesearch
 Goals: ``col exact`` is a correct guess of the value itself (``r = 0``, discrete metric, as
 PLEAK's L0 norm); ``col approx r`` (and ``approxWrtLp(p) r`` / ``approxWrtLinf r`` on one
 column) is a guess within ``|x - t| <= r``; ``(c1, ..., ck) approxWrtLinf r`` is the box
-``AND_i |x_i - t_i| <= r``; ``none`` marks a column nobody cares about.  A goal on one column
+``AND_i |x_i - t_i| <= r``; ``(c1, ..., ck) approxWrtLp(p) r`` is the ball
+``||x - t||_p <= r`` (:class:`garesearch.events.Coordinates`; the epsilon is then per unit of
+that :math:`\ell_p` distance); ``none`` marks a column nobody cares about.  A goal on one column
 is computed by :func:`garesearch.attribute.epsilon_for_attribute` (Sec. 4.1); AND/OR goals
 over several columns (Sec. 4.2-4.3) go to :func:`garesearch.events.epsilon_for_goal`.
 
@@ -678,12 +680,19 @@ def _simplify(goal, knowledge: dict[str, Knowledge]):
                 return _simplify(
                     And(tuple(Term((c,), "approx", goal.r, 1.0, goal.line) for c in goal.columns)), knowledge
                 )
-            raise ParameterError(
-                f"line {goal.line}: approxWrtLp({goal.norm:g}) over several columns "
-                f"({', '.join(goal.columns)}) is an l_p ball, not a product of per-column "
-                "intervals; garesearch handles per-column goals combined with AND/OR "
-                "(use approxWrtLinf r for a box)"
-            )
+            # an l_p ball over the columns (garesearch.events.Coordinates); a column the
+            # attacker knows exactly leaves the ball's section through the true value
+            for col in goal.columns:
+                if col not in knowledge:
+                    raise ParameterError(
+                        f"line {goal.line}: the attacker file says nothing about {col}; add a statement for it"
+                    )
+            cols = tuple(c for c in goal.columns if knowledge[c].kind != "exact")
+            if not cols:
+                return True
+            if len(cols) == 1:
+                return Term(cols, "approx", goal.r, 1.0, goal.line)
+            return Term(cols, "approx", goal.r, goal.norm, goal.line)
         col = goal.columns[0]
         if col not in knowledge:
             raise ParameterError(
@@ -778,7 +787,7 @@ def epsilon_for_pleak_goal(
         )
     if simple is None:
         raise ParameterError("the goal protects nothing (every term is 'none')")
-    if not isinstance(simple, Term):
+    if not isinstance(simple, Term) or len(simple.columns) > 1:
         return _events_goal(simple, knowledge, delta=delta, construction=construction, sides=sides, t=t)
     know = knowledge[simple.columns[0]]
     prior, r, discrete = _attribute_prior(simple, know)
@@ -812,6 +821,25 @@ def _events_goal(goal, knowledge, *, delta, t, construction, sides):
     atts: dict[str, Any] = {}
 
     def convert(node):
+        if isinstance(node, Term) and len(node.columns) > 1:
+            # approxWrtLp(p) r over several columns: the l_p ball of garesearch.events.Coordinates
+            priors = []
+            for col in node.columns:
+                prior, _, _ = _attribute_prior(Term((col,), "approx", node.r, 1.0, node.line), knowledge[col])
+                if prior is None:
+                    raise ParameterError(
+                        f"{knowledge[col].where}: an l_p-ball goal needs a distribution for every column; "
+                        f"{col} has only '{knowledge[col].kind}'"
+                    )
+                if col in atts:
+                    raise ParameterError(f"line {node.line}: {col} appears in two parts of the goal")
+                priors.append(prior)
+            name = "(" + ", ".join(node.columns) + ")"
+            ball = events.Coordinates(priors, r=node.r, norm=node.norm, name=name)
+            balls[name] = ball
+            for col in node.columns:
+                atts[col] = ball
+            return ball
         if isinstance(node, Term):
             col = node.columns[0]
             know = knowledge[col]
@@ -833,11 +861,21 @@ def _events_goal(goal, knowledge, *, delta, t, construction, sides):
         parts = [convert(p) for p in node.parts]
         return events.AllOf(*parts) if isinstance(node, And) else events.AnyOf(*parts)
 
+    balls: dict[str, Any] = {}
     egoal = convert(goal)
     if t is not None:
         if not isinstance(t, dict):
             raise ParameterError("t: for a goal over several columns give {column: value}")
-        t = {c: _coerce_t(v, atts[c].prior) if c in atts else v for c, v in t.items()}
+        single = {c: a for c, a in atts.items() if not isinstance(a, events.Coordinates)}
+        in_balls = {c for c, a in atts.items() if isinstance(a, events.Coordinates)}
+        t2 = {c: _coerce_t(v, single[c].prior) if c in single else v for c, v in t.items() if c not in in_balls}
+        for name, ball in balls.items():
+            cols = [c for c, a in atts.items() if a is ball]
+            missing = [c for c in cols if c not in t]
+            if missing:
+                raise ParameterError(f"t: no value for {', '.join(missing)}")
+            t2[name] = tuple(_coerce_t(t[c], prior) for c, prior in zip(cols, ball.priors, strict=True))
+        t = t2
     res = events.epsilon_for_goal(egoal, delta=delta, t=t, construction=construction, sides=sides)
     return GoalResult(res.epsilon, tuple(atts), "events", res, None, None, 0.0)
 

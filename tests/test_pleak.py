@@ -254,8 +254,11 @@ def test_goal_and_knowledge_mismatches_are_clear_errors():
         epsilon_for_pleak_goal(k, parse_goal("t.z exact"), delta=0.1)
     with pytest.raises(ParameterError, match="protects nothing"):
         epsilon_for_pleak_goal(k, parse_goal("t.c none"), delta=0.1)
-    with pytest.raises(ParameterError, match="l_p ball"):
-        epsilon_for_pleak_goal(k, parse_goal("(t.d, t.e) approxWrtLp(2) 0.1"), delta=0.1)
+    with pytest.raises(ParameterError, match="no bound"):
+        epsilon_for_pleak_goal(k, parse_goal("(t.d, t.b) approxWrtLp(2) 0.1"), delta=0.1)
+    k2 = parse_attacker("t.d rangeUnif 0 1; t.f range 0 1;")
+    with pytest.raises(ParameterError, match="distribution for every column"):
+        epsilon_for_pleak_goal(k2, parse_goal("(t.d, t.f) approxWrtLp(2) 0.1"), delta=0.1)
 
 
 def test_and_with_known_column_reduces_to_the_other_column():
@@ -297,3 +300,35 @@ def test_pleak_method_uniform_uses_the_ball_width_in_the_exponent():
     lower = -np.log((q - 0.2) / 0.2 * (0.2 - 0.1) / (0.1 + q - 0.2)) / (2 * a)
     assert out["epsilon"] == pytest.approx(min(upper.max(), lower.max()), rel=1e-9)
     assert out["distance"] == pytest.approx(2 * out["a"])
+
+
+# --- approxWrtLp(p) over several columns: an l_p ball ------------------------------------
+def test_lp_ball_goal_is_the_ships_disc():
+    """(x, y) approxWrtLp(2) 10 with independent N(0, 1250) columns: the disc of Sec. 6.3,
+    prior 1 - exp(-100/2500) at the port; the epsilon is Eq. (main) at the best radius a with
+    shell mass exp(-100/2500) - exp(-a^2/2500) and exponent a + 10."""
+    k = parse_attacker("s.x normal 0 1250; s.y normal 0 1250;")
+    res = epsilon_for_pleak_goal(k, parse_goal("(s.x, s.y) approxWrtLp(2) 10"), delta=0.1,
+                                 t={"s.x": 0, "s.y": "0"})
+    assert res.method == "events" and res.columns == ("s.x", "s.y")
+    p = 1 - math.exp(-100 / 2500)
+    assert res.detail.p == pytest.approx(p, rel=1e-12)
+    a = np.linspace(10.01, 250, 200001)
+    q = math.exp(-100 / 2500) - np.exp(-(a**2) / 2500)
+    eps = -np.log(p / q * (1 / (0.1 + p) - 1)) / (a + 10)
+    assert res.epsilon == pytest.approx(eps.max(), rel=1e-7)
+
+
+def test_lp_ball_goal_l1_uniform_square_and_known_column():
+    # Uniform square, l_1 ball of radius 1 at the centre: mass 2 r^2 / 100
+    k = parse_attacker("t.x rangeUnif 0 10; t.y rangeUnif 0 10; t.k exact;")
+    res = epsilon_for_pleak_goal(k, parse_goal("(t.x, t.y) approxWrtLp(1) 1"), delta=0.1,
+                                 t={"t.x": 5, "t.y": 5}, sides="upper")
+    assert res.detail.p == pytest.approx(0.02, rel=1e-9)
+    # a column the attacker knows leaves the section through the truth: an interval of radius r
+    one = epsilon_for_pleak_goal(k, parse_goal("(t.x, t.k) approxWrtLp(2) 1"), delta=0.1, t={"t.x": 5})
+    direct = epsilon_for_pleak_goal(k, parse_goal("t.x approx 1"), delta=0.1, t={"t.x": 5})
+    assert one.epsilon == direct.epsilon
+    both = epsilon_for_pleak_goal(k, parse_goal("(t.x, t.y) approxWrtLp(2) 1 OR t.x approx 1"), delta=0.1,
+                                  t={"t.x": 5, "t.y": 5}, sides="upper")
+    assert both.method == "events" and both.epsilon > 0
