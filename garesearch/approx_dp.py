@@ -87,45 +87,157 @@ __all__ = [
 # Formulas, written once.
 # --------------------------------------------------------------------------------------
 def posterior_bound_chi_formula(epsilon, delta, chi, p, q, B):
-    r"""App. B.1: :math:`\Pr_{post}[X'] \le 1/\bigl(1 + \frac{q/p}{e^\epsilon + \delta/\underline\chi}\bigr)`."""
+    r"""App. B.1: :math:`\Pr_{post}[X'] \le 1/\bigl(1 + \frac{q/p}{e^\epsilon + \delta/\underline\chi}\bigr)`.
+
+    Parameters
+    ----------
+    epsilon, delta : float, ndarray or mpmath.mpf
+        The mechanism's :math:`(\epsilon, \delta)` (scaled distance, ``a = 1``).
+    chi : float, ndarray or mpmath.mpf
+        :math:`\underline\chi_y > 0`.
+    p, q : float, ndarray or mpmath.mpf
+        Prior masses of :math:`X'` and :math:`\hat X'`.
+    B : Backend
+        ``NUMPY``, ``MPMATH`` or the sympy backend.
+
+    Returns
+    -------
+    same type as the inputs
+        The bound on the posterior.
+    """
     return 1 / (1 + (q / p) / (B.exp(epsilon) + delta / chi))
 
 
 def chi_required_formula(epsilon, delta, advantage, p, q, B):
-    r"""App. B.1, advantage fixed: the smallest :math:`\underline\chi` that keeps the
-    posterior at most ``p + advantage``:
+    r"""App. B.1, :math:`\epsilon'` fixed: the smallest :math:`\underline\chi` that meets :math:`\epsilon'`.
+
+    The posterior stays at most ``p + advantage`` if
 
     .. math:: \underline\chi \ge \frac{\delta}{\frac{p+\epsilon'}{1-(p+\epsilon')}\frac{q}{p} - e^{\epsilon}}
 
     (meaningful where the denominator is positive).
+
+    Parameters
+    ----------
+    epsilon, delta : float, ndarray or mpmath.mpf
+        The mechanism's :math:`(\epsilon, \delta)`.
+    advantage : float, ndarray or mpmath.mpf
+        :math:`\epsilon'`, the allowed advantage.
+    p, q : float, ndarray or mpmath.mpf
+        Prior masses of :math:`X'` and :math:`\hat X'`.
+    B : Backend
+        ``NUMPY``, ``MPMATH`` or the sympy backend.
+
+    Returns
+    -------
+    same type as the inputs
+        The required :math:`\underline\chi`.
     """
     s = p + advantage
     return delta / (s / (1 - s) * q / p - B.exp(epsilon))
 
 
 def adp_posterior_bound_formula(epsilon, delta, chibar, p, q, B):
-    r"""App. B.2: :math:`\Pr_{post}[X'] \le 1/\bigl(1 + e^{-\epsilon}(1 - \delta/\bar\chi)\,q/p\bigr)`."""
+    r"""App. B.2: :math:`\Pr_{post}[X'] \le 1/\bigl(1 + e^{-\epsilon}(1 - \delta/\bar\chi)\,q/p\bigr)`.
+
+    Parameters
+    ----------
+    epsilon, delta : float, ndarray or mpmath.mpf
+        The mechanism's :math:`(\epsilon, \delta)`.
+    chibar : float, ndarray or mpmath.mpf
+        :math:`\bar\chi_y > \delta`.
+    p, q : float, ndarray or mpmath.mpf
+        Prior masses of :math:`X'` and :math:`\hat X'`.
+    B : Backend
+        ``NUMPY``, ``MPMATH`` or the sympy backend.
+
+    Returns
+    -------
+    same type as the inputs
+        The bound on the posterior.
+    """
     return 1 / (1 + B.exp(-epsilon) * (1 - delta / chibar) * q / p)
 
 
 def smooth_laplace_delta_formula(epsilon, b, beta, B):
-    r"""App. B.2 (from [dersens]): :math:`\delta = 2e^{\epsilon - 1 - (\epsilon-b)/\beta}`."""
+    r"""App. B.2 (from [dersens]): :math:`\delta = 2e^{\epsilon - 1 - (\epsilon-b)/\beta}`.
+
+    Parameters
+    ----------
+    epsilon, b, beta : float, ndarray or mpmath.mpf
+        Epsilon, the noise parameter ``b`` and the smoothness :math:`\beta`.
+    B : Backend
+        ``NUMPY``, ``MPMATH`` or the sympy backend.
+
+    Returns
+    -------
+    same type as the inputs
+        :math:`\delta`.
+    """
     return 2 * B.exp(epsilon - 1 - (epsilon - b) / beta)
 
 
 def smooth_laplace_ratio_formula(epsilon, b, beta, c, B):
-    r"""App. B.2: :math:`\delta/\bar\chi = 4e^{\epsilon-1-(\epsilon-b)/\beta}\,c/b` with :math:`\bar\chi = b/(2c)`."""
+    r"""App. B.2: :math:`\delta/\bar\chi = 4e^{\epsilon-1-(\epsilon-b)/\beta}\,c/b` with :math:`\bar\chi = b/(2c)`.
+
+    Parameters
+    ----------
+    epsilon, b, beta : float, ndarray or mpmath.mpf
+        Epsilon, the noise parameter ``b`` and the smoothness :math:`\beta`.
+    c : float, ndarray or mpmath.mpf
+        Smooth derivative sensitivity :math:`c_\beta(t)`.
+    B : Backend
+        ``NUMPY``, ``MPMATH`` or the sympy backend.
+
+    Returns
+    -------
+    same type as the inputs
+        :math:`\delta/\bar\chi`.
+    """
     return 4 * B.exp(epsilon - 1 - (epsilon - b) / beta) * c / b
 
 
 def beta_bound_formula(epsilon, b, C, B):
-    r"""App. B.2: :math:`\beta \le (\epsilon-b)/(\epsilon-1-\ln(b/(4C)))` (denominator > 0)."""
+    r"""App. B.2: :math:`\beta \le (\epsilon-b)/(\epsilon-1-\ln(b/(4C)))` (denominator > 0).
+
+    Parameters
+    ----------
+    epsilon, b : float, ndarray or mpmath.mpf
+        Epsilon and the noise parameter ``b``.
+    C : float, ndarray or mpmath.mpf
+        Upper bound on :math:`c_\beta(t)`.
+    B : Backend
+        ``NUMPY``, ``MPMATH`` or the sympy backend.
+
+    Returns
+    -------
+    same type as the inputs
+        The bound on :math:`\beta`.
+    """
     return (epsilon - b) / (epsilon - 1 - B.log(b / (4 * C)))
 
 
 def lambert_argument_formula(epsilon, alpha, beta, c, B, typo=False):
-    r"""App. B.2: the argument :math:`-\frac{4c\,e^{\epsilon-\alpha-1-(\epsilon-\alpha)/\beta}}{(1-e^{-\alpha})\beta}`
-    of Lambert's W (``typo=True``: :math:`1-e^{-\alpha\epsilon}` as the paper's requirement prints)."""
+    r"""App. B.2: the argument of Lambert's W in the step that finds :math:`b'`.
+
+    .. math:: -\frac{4c\,e^{\epsilon-\alpha-1-(\epsilon-\alpha)/\beta}}{(1-e^{-\alpha})\beta}
+
+    (``typo=True``: :math:`1-e^{-\alpha\epsilon}` as the paper's requirement prints).
+
+    Parameters
+    ----------
+    epsilon, alpha, beta, c : float, ndarray or mpmath.mpf
+        Epsilon, :math:`\alpha`, :math:`\beta` and :math:`c_\beta(t)`.
+    B : Backend
+        ``NUMPY``, ``MPMATH`` or the sympy backend.
+    typo : bool
+        Use the paper's printed :math:`e^{-\alpha\epsilon}` instead of :math:`e^{-\alpha}`.
+
+    Returns
+    -------
+    same type as the inputs
+        The argument ``z`` of W.
+    """
     gap = -B.expm1(-alpha * epsilon) if typo else -B.expm1(-alpha)
     return -4 * c * B.exp(epsilon - alpha - 1 - (epsilon - alpha) / beta) / (gap * beta)
 
@@ -157,6 +269,13 @@ def posterior_bound_chi(*, epsilon, delta, chi, p, q, dps: int | None = None):
         :math:`\inf_{x \in \hat X'} f_Y(y|x) > 0`.
     p, q : float
         Prior masses of :math:`X'` and :math:`\hat X'`.
+    dps : int, optional
+        Evaluate with mpmath at this many digits.
+
+    Returns
+    -------
+    float, ndarray or mpmath.mpf
+        The bound on the posterior.
     """
     with workdps(dps):
         v = to_values(dps, epsilon=epsilon, delta=delta, chi=chi, p=p, q=q)
@@ -200,6 +319,18 @@ def average_advantage(*, advantage, confidence):
 
     The paper bounds the advantage by 1 on the bad outputs; the advantage can never exceed
     :math:`1 - p`, so :math:`\epsilon'\delta' + (1-p)(1-\delta')` is also valid and smaller.
+
+    Parameters
+    ----------
+    advantage : float or array_like
+        :math:`\epsilon'`, the advantage bound on the good outputs.
+    confidence : float or array_like
+        :math:`\delta'`, the probability of a good output, in [0, 1].
+
+    Returns
+    -------
+    float or ndarray
+        The average advantage bound.
     """
     v = to_values(None, advantage=advantage, confidence=confidence)
     check("confidence", v["confidence"], 0, 1, low_open=False, high_open=False)
@@ -210,8 +341,9 @@ def advantage_with_confidence(
     *, epsilon, delta, confidence, p, q, shift=0.0, noise="laplace", scale=1.0,
     dps: int | None = None,
 ) -> B1Result:
-    r"""App. B.1 with :math:`\delta'` fixed: the advantage bound :math:`\epsilon'` that holds
-    with probability ``confidence``.
+    r"""App. B.1 with :math:`\delta'` fixed: the advantage bound :math:`\epsilon'` that holds then.
+
+    The bound holds with probability ``confidence`` (:math:`\delta'`):
 
     .. math:: \epsilon' = \frac{1}{1 + \frac{q/p}{e^{\epsilon} + \delta/f(c + d(\delta'))}} - p
 
@@ -222,6 +354,28 @@ def advantage_with_confidence(
     a posterior bound :math:`\ge p`, so the paper's remark that ":math:`\epsilon' < 0` means we
     could not satisfy GA" never applies; an unhelpful :math:`\delta'` shows as an advantage
     close to :math:`1-p` instead.
+
+    Parameters
+    ----------
+    epsilon, delta : float
+        The mechanism's :math:`(\epsilon, \delta)` (scaled distance; caveat 1).
+    confidence : float
+        :math:`\delta'`, in (0, 1).
+    p, q : float
+        Prior masses of :math:`X'` and :math:`\hat X'`.
+    shift : float
+        :math:`c(t) \ge 0`, the largest distance between the query's value at the true input
+        and at a point of :math:`\hat X'`.
+    noise : {"laplace", "gencauchy", "gaussian"}
+        Standard noise :math:`\eta` (:mod:`garesearch.noise`).
+    scale : float
+        Noise magnitude :math:`\xi > 0`.
+    dps : int, optional
+        Evaluate with mpmath at this many digits.
+
+    Returns
+    -------
+    B1Result
     """
     with workdps(dps):
         v = to_values(dps, confidence=confidence, shift=shift)
@@ -241,13 +395,29 @@ def confidence_for_advantage(
     *, epsilon, delta, advantage, p, q, shift=0.0, noise="laplace", scale=1.0,
     dps: int | None = None,
 ) -> B1Result:
-    r"""App. B.1 with :math:`\epsilon'` fixed: the probability :math:`\delta'` with which the
-    advantage stays at most ``advantage``.
+    r"""App. B.1 with :math:`\epsilon'` fixed: the probability :math:`\delta'` that the bound holds.
+
+    The advantage stays at most ``advantage`` (:math:`\epsilon'`) with probability :math:`\delta'`.
 
     Needs :math:`\underline\chi_y \ge \chi^* = \delta / (\frac{p+\epsilon'}{1-(p+\epsilon')}\frac qp
     - e^\epsilon)`; solves :math:`f(c + d) = \chi^*` for ``d`` and returns
     :math:`\delta' = \Pr[|\xi\eta| \le d]`.  With ``delta = 0`` every output is good
     (:math:`\delta' = 1`) as soon as pure DP meets the request.
+
+    Parameters
+    ----------
+    epsilon, delta : float
+        The mechanism's :math:`(\epsilon, \delta)` (scaled distance; caveat 1).
+    advantage : float
+        :math:`\epsilon'`, in (0, 1).
+    p, q : float
+        Prior masses of :math:`X'` and :math:`\hat X'`.
+    shift, noise, scale, dps
+        As in :func:`advantage_with_confidence`.
+
+    Returns
+    -------
+    B1Result
 
     Raises
     ------
@@ -297,12 +467,24 @@ def confidence_for_advantage(
 # B.2
 # --------------------------------------------------------------------------------------
 def epsilon_for_pdp_advantage(*, delta, p, q=None, a=1.0, failure, dps: int | None = None):
-    r"""App. B.2, probabilistic DP (Def. pdp): the :math:`(\epsilon, \delta_{DP})` that gives
-    advantage at most ``delta`` with probability ``1 - failure``.
+    r"""App. B.2, probabilistic DP (Def. pdp): the :math:`(\epsilon, \delta_{DP})` for an advantage.
+
+    The advantage stays at most ``delta`` with probability ``1 - failure``.
 
     The paper: outside the bad set the mechanism is pure :math:`\epsilon`-DP, so epsilon is
     Eq. (main)'s (:func:`garesearch.bound.epsilon_for_advantage`) and
     :math:`\delta_{DP}` = ``failure``.  See caveat 3 of the module docstring.
+
+    Parameters
+    ----------
+    delta : float
+        The advantage bound, in (0, 1).
+    p, q, a
+        As in :func:`garesearch.bound.epsilon_for_advantage`.
+    failure : float
+        Probability that the bound may fail, in [0, 1).
+    dps : int, optional
+        Evaluate with mpmath at this many digits.
 
     Returns
     -------
@@ -317,13 +499,29 @@ def epsilon_for_pdp_advantage(*, delta, p, q=None, a=1.0, failure, dps: int | No
 
 
 def adp_posterior_bound(*, epsilon, delta, chibar, p, q, dps: int | None = None):
-    r"""App. B.2, approximate DP (Def. adp):
+    r"""App. B.2, approximate DP (Def. adp): the posterior bound through :math:`\bar\chi_y`.
 
     .. math:: \Pr_{post}[X'] \le \frac{1}{1 + e^{-\epsilon}\,(1 - \delta/\bar\chi_y)\,q/p},
        \qquad \bar\chi_y = \sup_{x\in\hat X'} f_Y(y|x) > \delta.
 
     Follows from :math:`\underline\chi_y \ge (\bar\chi_y - \delta)e^{-\epsilon}` (density-level
     inequality, caveat 1).  Pass a *lower* bound on :math:`\bar\chi_y` (caveat 4).
+
+    Parameters
+    ----------
+    epsilon, delta : float
+        The mechanism's :math:`(\epsilon, \delta)`, both ``>= 0``.
+    chibar : float
+        A lower bound on :math:`\bar\chi_y`, ``> delta``.
+    p, q : float
+        Prior masses of :math:`X'` and :math:`\hat X'`.
+    dps : int, optional
+        Evaluate with mpmath at this many digits.
+
+    Returns
+    -------
+    float, ndarray or mpmath.mpf
+        The bound on the posterior.
 
     Raises
     ------
@@ -345,9 +543,29 @@ def adp_posterior_bound(*, epsilon, delta, chibar, p, q, dps: int | None = None)
 
 
 def smooth_laplace_delta(*, epsilon, b, beta, dps: int | None = None):
-    r"""App. B.2: :math:`\delta = 2e^{\epsilon-1-(\epsilon-b)/\beta}` of Laplace noise
-    :math:`c_\beta(t)/b` with :math:`\beta`-smooth derivative sensitivity ([dersens]);
-    needs :math:`b + \beta \le \epsilon`."""
+    r"""App. B.2 (from [dersens]): the :math:`\delta` of Laplace noise :math:`c_\beta(t)/b`.
+
+    .. math:: \delta = 2e^{\epsilon-1-(\epsilon-b)/\beta}
+
+    for :math:`\beta`-smooth derivative sensitivity :math:`c_\beta(t)`; needs
+    :math:`b + \beta \le \epsilon`.
+
+    Parameters
+    ----------
+    epsilon : float
+        Epsilon, > 0.
+    b : float
+        Noise parameter, > 0.
+    beta : float
+        Smoothness, > 0.
+    dps : int, optional
+        Evaluate with mpmath at this many digits.
+
+    Returns
+    -------
+    float, ndarray or mpmath.mpf
+        :math:`\delta`.
+    """
     with workdps(dps):
         v = to_values(dps, epsilon=epsilon, b=b, beta=beta)
         _check_b_beta(v)
@@ -355,8 +573,24 @@ def smooth_laplace_delta(*, epsilon, b, beta, dps: int | None = None):
 
 
 def smooth_laplace_ratio(*, epsilon, b, beta, c, dps: int | None = None):
-    r"""App. B.2: :math:`\delta/\bar\chi = 4e^{\epsilon-1-(\epsilon-b)/\beta}c/b` with
-    :math:`\bar\chi = b/(2c)` (caveat 4)."""
+    r"""App. B.2: the ratio :math:`\delta/\bar\chi` with :math:`\bar\chi = b/(2c)` (caveat 4).
+
+    .. math:: \delta/\bar\chi = 4e^{\epsilon-1-(\epsilon-b)/\beta}\,c/b
+
+    Parameters
+    ----------
+    epsilon, b, beta
+        As in :func:`smooth_laplace_delta`.
+    c : float
+        Smooth derivative sensitivity :math:`c_\beta(t)`, > 0.
+    dps : int, optional
+        Evaluate with mpmath at this many digits.
+
+    Returns
+    -------
+    float, ndarray or mpmath.mpf
+        :math:`\delta/\bar\chi`.
+    """
     with workdps(dps):
         v = to_values(dps, epsilon=epsilon, b=b, beta=beta, c=c)
         _check_b_beta(v)
@@ -373,7 +607,7 @@ def _check_b_beta(v):
 
 
 def beta_bound(*, epsilon, b, C=1.0, dps: int | None = None):
-    r"""App. B.2: the largest :math:`\beta` with :math:`\delta/\bar\chi \le c_\beta(t)/C`,
+    r"""App. B.2: the largest :math:`\beta` with :math:`\delta/\bar\chi \le c_\beta(t)/C`.
 
     .. math:: \beta \le \frac{\epsilon - b}{\epsilon - 1 - \ln(b/(4C))}
 
@@ -383,6 +617,22 @@ def beta_bound(*, epsilon, b, C=1.0, dps: int | None = None):
     :math:`\epsilon - 1 - \ln\epsilon + \ln 4C > 0`, so the paper's remark
     ":math:`\beta > 0` as :math:`b < \epsilon`" holds there.
     The factor :math:`1 - \delta/\bar\chi` is positive only if :math:`c_\beta(t) < C` strictly.
+
+    Parameters
+    ----------
+    epsilon : float
+        Epsilon, > 0.
+    b : float
+        Noise parameter, in (0, epsilon).
+    C : float
+        Upper bound on :math:`c_\beta(t)`, > 0.
+    dps : int, optional
+        Evaluate with mpmath at this many digits.
+
+    Returns
+    -------
+    float, ndarray or mpmath.mpf
+        The bound on :math:`\beta` (``inf`` if there is none).
     """
     with workdps(dps):
         v = to_values(dps, epsilon=epsilon, b=b, C=C)
@@ -401,8 +651,9 @@ def beta_bound(*, epsilon, b, C=1.0, dps: int | None = None):
 
 
 def bprime_interval(*, epsilon, alpha, beta, c, requirement="corrected", dps: int | None = None):
-    r"""App. B.2, Lambert W step: the ``b'`` with
-    :math:`1 - 4e^{\epsilon-\alpha-1-(\epsilon-\alpha-b')/\beta}c/b' \ge e^{-\alpha}`.
+    r"""App. B.2, Lambert W step: the interval of ``b'`` that meet the requirement.
+
+    The requirement is :math:`1 - 4e^{\epsilon-\alpha-1-(\epsilon-\alpha-b')/\beta}c/b' \ge e^{-\alpha}`.
 
     With :math:`x = b'/\beta` the requirement is :math:`x e^{-x} \ge 1/Y`,
     :math:`Y = \frac{(1-e^{-\alpha})\beta}{4c\,e^{\epsilon-\alpha-1-(\epsilon-\alpha)/\beta}}`.
@@ -414,6 +665,21 @@ def bprime_interval(*, epsilon, alpha, beta, c, requirement="corrected", dps: in
     non-empty iff :math:`z \ge -1/e`.  The paper gives one root (the equality); its
     requirement prints :math:`e^{-\alpha\epsilon}` where its own next step uses
     :math:`e^{-\alpha}` (``requirement="paper"`` reproduces the printed version).
+
+    Parameters
+    ----------
+    epsilon : float
+        Epsilon, > 0.
+    alpha : float
+        :math:`\alpha`, in (0, epsilon].
+    beta : float
+        Smoothness, > 0.
+    c : float
+        Smooth derivative sensitivity :math:`c_\beta(t)`, > 0.
+    requirement : {"corrected", "paper"}
+        Use :math:`e^{-\alpha}` (corrected) or the printed :math:`e^{-\alpha\epsilon}`.
+    dps : int, optional
+        Evaluate with mpmath at this many digits.
 
     Returns
     -------
@@ -475,13 +741,23 @@ class SmoothLaplaceParameters:
     lambert_interval: tuple
 
     def slacks(self, dps: int = 50) -> dict:
-        """The inequalities the parameters must satisfy, evaluated with mpmath (``>= 0`` = met).
+        r"""The inequalities of App. B.2's procedure, evaluated with mpmath (``>= 0`` = met).
 
-        ``requirement``: :math:`1 - \\delta/\\bar\\chi - e^{-\\alpha}`;
-        ``budget``: :math:`\\epsilon - \\alpha - \\beta - b'`;
-        ``ga``: :math:`e^{-(\\epsilon-\\alpha)}(1-\\delta/\\bar\\chi) - e^{-\\epsilon}` (the
+        ``requirement``: :math:`1 - \delta/\bar\chi - e^{-\alpha}`;
+        ``budget``: :math:`\epsilon - \alpha - \beta - b'`;
+        ``ga``: :math:`e^{-(\epsilon-\alpha)}(1-\delta/\bar\chi) - e^{-\epsilon}` (the
         (epsilon - alpha, delta) bound is at least as strong as the pure epsilon-DP one);
         ``b_positive``: ``b'``.
+
+        Parameters
+        ----------
+        dps : int
+            Digits of the mpmath evaluation.
+
+        Returns
+        -------
+        dict of mpmath.mpf
+            The four slacks by name.
         """
         with mpmath.workdps(dps):
             e, a, be, c, b = (mpmath.mpf(x) for x in (self.epsilon, self.alpha, self.beta,
@@ -513,9 +789,11 @@ def _best_b(epsilon, alpha, beta, c):
 
 
 def search_smooth_laplace(*, epsilon, beta, c, n_alpha: int = 400) -> SmoothLaplaceParameters:
-    r"""App. B.2's parameter search for Laplace noise with :math:`\beta`-smooth derivative
-    sensitivity: the largest :math:`b'` (least noise :math:`c/b'`) over
-    :math:`\alpha \in [0, \epsilon]` and :math:`b' \in [0, \epsilon-\alpha-\beta]` with
+    r"""App. B.2's search for the parameters of smooth-sensitivity Laplace noise.
+
+    For Laplace noise with :math:`\beta`-smooth derivative sensitivity it finds the largest
+    :math:`b'` (least noise :math:`c/b'`) over :math:`\alpha \in [0, \epsilon]` and
+    :math:`b' \in [0, \epsilon-\alpha-\beta]` with
 
     .. math:: 1 - \frac{4e^{\epsilon-\alpha-1-(\epsilon-\alpha-b')/\beta}c}{b'} \ge e^{-\alpha}.
 
@@ -538,6 +816,12 @@ def search_smooth_laplace(*, epsilon, beta, c, n_alpha: int = 400) -> SmoothLapl
         Smoothness, ``0 <= beta < epsilon``.
     c : float
         Smooth derivative sensitivity :math:`c_\beta(t)` at the true input, > 0.
+    n_alpha : int
+        Number of grid points for :math:`\alpha`.
+
+    Returns
+    -------
+    SmoothLaplaceParameters
 
     Raises
     ------

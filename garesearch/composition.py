@@ -78,7 +78,20 @@ def _norm(v: np.ndarray, q: float) -> float:
 
 
 def dual_exponent(p: float) -> float:
-    r"""The dual exponent ``q`` of ``p``: :math:`1/p + 1/q = 1` (1 and inf are dual; Theorem 4)."""
+    """The dual exponent ``q`` of ``p``, :math:`1/p + 1/q = 1` (Sec. 5, Theorem 4: dual norms).
+
+    ``p = 1`` and ``p = inf`` are dual to each other.
+
+    Parameters
+    ----------
+    p : float
+        Exponent of the input norm, in [1, inf].
+
+    Returns
+    -------
+    float
+        ``q``, in [1, inf].
+    """
     p = _exponent("p", p)
     if p == 1:
         return math.inf
@@ -88,13 +101,26 @@ def dual_exponent(p: float) -> float:
 
 
 def sequential_epsilon(epsilons: Sequence[float]) -> float:
-    r"""Theorem 3 (sequential composition): :math:`\sum_i \epsilon_i`."""
+    r"""Sequential composition, :math:`\sum_i \epsilon_i` (Sec. 5, Theorem 3).
+
+    Parameters
+    ----------
+    epsilons : sequence of float
+        Epsilon of each output, > 0.
+
+    Returns
+    -------
+    float
+        The epsilon of all outputs together.
+    """
     return float(np.sum(_positive_vector("epsilons", epsilons)))
 
 
 def composed_epsilon(epsilons: Sequence[float], *, p: float = math.inf) -> float:
-    r"""Theorem 4: the epsilon of all outputs together, :math:`\lVert\epsilon\rVert_q`, when
-    the input distance is the :math:`\ell_p` norm of the per-output input distances.
+    r"""Epsilon of all outputs together, :math:`\lVert\epsilon\rVert_q` (Sec. 5, Theorem 4).
+
+    Theorem 4 (dual norms): the input distance is the :math:`\ell_p` norm of the per-output
+    input distances, and ``q`` is the dual exponent of ``p`` (:func:`dual_exponent`).
 
     Parameters
     ----------
@@ -103,13 +129,34 @@ def composed_epsilon(epsilons: Sequence[float], *, p: float = math.inf) -> float
     p : float
         Exponent of the input norm, in [1, inf]; default inf (every input may change by
         one: sequential composition, the sum).
+
+    Returns
+    -------
+    float
+        :math:`\lVert\epsilon\rVert_q`.
     """
     return _norm(_positive_vector("epsilons", epsilons), dual_exponent(p))
 
 
 def equal_split(total: float, m: int, *, p: float = math.inf) -> np.ndarray:
-    r"""The same epsilon for each of ``m`` outputs with :math:`\lVert\epsilon\rVert_q` =
-    ``total``: :math:`\epsilon_i = E / m^{1/q}` (Sec. 5, ``GROUP BY``)."""
+    r"""The same epsilon for each of ``m`` outputs, :math:`E / m^{1/q}` (Sec. 5, ``GROUP BY``).
+
+    The split uses the whole budget, :math:`\lVert\epsilon\rVert_q = E` (Theorem 4).
+
+    Parameters
+    ----------
+    total : float
+        :math:`E`, the epsilon the whole query may use, > 0.
+    m : int
+        Number of outputs, >= 1.
+    p : float
+        Exponent of the input norm, in [1, inf] (``q`` is its dual); default inf.
+
+    Returns
+    -------
+    ndarray
+        ``m`` equal epsilons.
+    """
     total = _total(total)
     if not isinstance(m, (int, np.integer)) or isinstance(m, bool) or m < 1:
         raise ParameterError(f"m must be an integer >= 1 (the number of outputs); got {m!r}")
@@ -119,9 +166,11 @@ def equal_split(total: float, m: int, *, p: float = math.inf) -> np.ndarray:
 
 
 def optimal_split(total: float, sensitivities: Sequence[float], *, p: float = math.inf) -> np.ndarray:
-    r"""Per-output epsilons that minimise the total expected squared error of Laplace noise,
-    :math:`\sum_i 2 (s_i/\epsilon_i)^2`, subject to :math:`\lVert\epsilon\rVert_q \le E`
-    (Theorem 4; closed form in the module docstring).
+    r"""Per-output epsilons that minimise the expected squared Laplace error (Sec. 5, Theorem 4).
+
+    Minimises :math:`\sum_i 2 (s_i/\epsilon_i)^2` subject to :math:`\lVert\epsilon\rVert_q \le E`.
+    Sec. 5 leaves this split to future research; the closed form and its derivation are not in
+    the paper (module docstring).
 
     Parameters
     ----------
@@ -131,6 +180,11 @@ def optimal_split(total: float, sensitivities: Sequence[float], *, p: float = ma
         :math:`s_i > 0`, the sensitivity of each output.
     p : float
         Exponent of the input norm, in [1, inf] (``q`` is its dual).
+
+    Returns
+    -------
+    ndarray
+        :math:`\epsilon_i`, one per output, with :math:`\lVert\epsilon\rVert_q = E`.
     """
     total = _total(total)
     s = _positive_vector("sensitivities", sensitivities)
@@ -143,7 +197,23 @@ def optimal_split(total: float, sensitivities: Sequence[float], *, p: float = ma
 
 
 def laplace_scales(epsilons: Sequence[float], sensitivities: Sequence[float]) -> np.ndarray:
-    """Laplace scales :math:`b_i = s_i / \\epsilon_i`."""
+    r"""Laplace scales :math:`b_i = s_i / \epsilon_i`, one per output (Sec. 6.1, Laplace mechanism).
+
+    Sec. 6.1 takes scale :math:`1/\epsilon` for a query of sensitivity 1 (``1/0.539 = 1.86``);
+    here each output of Sec. 5 gets its own scale.
+
+    Parameters
+    ----------
+    epsilons : sequence of float
+        Epsilon of each output, > 0.
+    sensitivities : sequence of float
+        Sensitivity of each output, > 0, as many as ``epsilons``.
+
+    Returns
+    -------
+    ndarray
+        The scales :math:`b_i`.
+    """
     e = _positive_vector("epsilons", epsilons)
     s = _positive_vector("sensitivities", sensitivities)
     if e.shape != s.shape:
@@ -152,15 +222,47 @@ def laplace_scales(epsilons: Sequence[float], sensitivities: Sequence[float]) ->
 
 
 def expected_squared_error(epsilons: Sequence[float], sensitivities: Sequence[float]) -> float:
-    r"""Total expected squared error of Laplace noise, :math:`\sum_i 2 (s_i/\epsilon_i)^2`."""
+    r"""Total expected squared error of Laplace noise, :math:`\sum_i 2 (s_i/\epsilon_i)^2`.
+
+    The error that Sec. 5 asks a split of epsilon to minimise.  The variance :math:`2b^2` of
+    Laplace noise of scale ``b`` is not in the paper (Dwork and Roth, "The Algorithmic
+    Foundations of Differential Privacy", 2014, Def. 3.2).
+
+    Parameters
+    ----------
+    epsilons : sequence of float
+        Epsilon of each output, > 0.
+    sensitivities : sequence of float
+        Sensitivity of each output, > 0, as many as ``epsilons``.
+
+    Returns
+    -------
+    float
+        :math:`\sum_i 2 b_i^2` with :math:`b_i = s_i/\epsilon_i`.
+    """
     return float(np.sum(2.0 * laplace_scales(epsilons, sensitivities) ** 2))
 
 
 def split_saving(sensitivities: Sequence[float], *, p: float = math.inf) -> float:
-    r"""Ratio of the expected squared error of the equal split to that of the optimal split
-    (>= 1; independent of the total epsilon).  Closed form:
+    r"""Ratio of the equal split's expected squared error to the optimal split's (>= 1).
+
+    Not in the paper: it measures what the split that Sec. 5 leaves to future research
+    (:func:`optimal_split`) gains over the paper's equal split (:func:`equal_split`).  It does
+    not depend on the total epsilon.  Closed form (from the module docstring):
 
     .. math:: \frac{m^{2/q} \sum_i s_i^2}{\big(\sum_i s_i^{2q/(q+2)}\big)^{(q+2)/q}}
+
+    Parameters
+    ----------
+    sensitivities : sequence of float
+        :math:`s_i > 0`, the sensitivity of each output.
+    p : float
+        Exponent of the input norm, in [1, inf] (``q`` is its dual); default inf.
+
+    Returns
+    -------
+    float
+        The ratio, 1 when all sensitivities are equal or ``p = 1``.
     """
     s = _positive_vector("sensitivities", sensitivities)
     eq = expected_squared_error(equal_split(1.0, s.size, p=p), s)

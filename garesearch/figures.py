@@ -123,9 +123,24 @@ Regions = dict[str, list[np.ndarray]]
 
 
 def picture_to_fraction(x: float, y: float, picture: Sequence[float]) -> tuple[float, float]:
-    r"""Map a point of a ``\begin{picture}(W,H)(x0,y0)`` to figure fractions.
+    r"""Map a ``\begin{picture}(W,H)(x0,y0)`` point to figure fractions (Fig. 1, 2a, 2b label files).
+
+    The paper's label files ``corner.pdf_t`` (Fig. 1), ``andor2D.pdf_t`` (Fig. 2a) and
+    ``split.pdf_t`` (Fig. 2b) place each label with ``\put(x,y)`` in picture units:
 
     .. math:: (f_x, f_y) = \left(\frac{x - x_0}{W}, \frac{y - y_0}{H}\right)
+
+    Parameters
+    ----------
+    x, y : float
+        Point in picture units.
+    picture : sequence of float
+        ``(W, H, x0, y0)`` of the picture.
+
+    Returns
+    -------
+    tuple of float
+        ``(f_x, f_y)``.
     """
     w, h, x0, y0 = picture
     return (x - x0) / w, (y - y0) / h
@@ -161,15 +176,22 @@ def _positive(name, value):
 
 
 def corner_regions(r: float = 450.0, a: float = 900.0) -> Regions:
-    r"""Regions of Fig. 1: the square ``X``, :math:`X' = \mathcal B(t, r) \cap X` and
+    r"""Regions of Fig. 1 (Sec. 4.1, uniform distribution): ``t`` in a corner of ``X``.
+
+    The square ``X``, :math:`X' = \mathcal B(t, r) \cap X` and
     :math:`\hat X'_a = \{x \in X : r < d(x, t) \le a\}` for ``t`` in a corner, and the whole
-    ball :math:`\mathcal B(t, a)` (of which only a quarter lies in ``X``: the corner case of
-    Sec. 4.1, uniform distribution).
+    ball :math:`\mathcal B(t, a)`, of which only a quarter lies in ``X``.
 
     Parameters
     ----------
     r, a : float
         Radii in picture units, ``0 < r < a <=`` the side of ``X``.
+
+    Returns
+    -------
+    dict of list of ndarray
+        Polygons (``(n, 2)`` vertex arrays) under the keys ``"X"``, ``"X'"``, ``"Xhat_a"``
+        and ``"ball_a"``.
     """
     _positive("r", r)
     x0, y0, side = CORNER_SQUARE
@@ -189,14 +211,21 @@ def corner_regions(r: float = 450.0, a: float = 900.0) -> Regions:
 
 
 def andor_regions(r: Sequence[float] = (260.0, 200.0)) -> Regions:
-    r"""Regions of Fig. 2a: the domain ``X``, the OR-event (cross) :math:`\{|x_i - t_i| \le r_i\}
-    \cup \{|x_j - t_j| \le r_j\}` and the AND-event (box) :math:`\{|x_i - t_i| \le r_i\} \cap
-    \{|x_j - t_j| \le r_j\}` (Sec. 4.3).
+    r"""Regions of Fig. 2a (Sec. 4.3): the correct guesses of an AND and of an OR.
+
+    The domain ``X``, the OR-event (cross) :math:`\{|x_i - t_i| \le r_i\} \cup
+    \{|x_j - t_j| \le r_j\}` and the AND-event (box) :math:`\{|x_i - t_i| \le r_i\} \cap
+    \{|x_j - t_j| \le r_j\}`.
 
     Parameters
     ----------
     r : (float, float)
         :math:`(r_i, r_j)` in picture units; the bands must lie inside the domain.
+
+    Returns
+    -------
+    dict of list of ndarray
+        Polygons under the keys ``"X"``, ``"OR"`` and ``"AND"``.
     """
     ri, rj = (float(v) for v in r)
     _positive("r_i", ri)
@@ -217,10 +246,12 @@ SPLIT_BLOCKS = {1: (1, 0), 2: (0, 1), 3: (-1, 0), 4: (0, -1)}
 
 
 def split_regions(r: Sequence[float] = (170.0, 160.0), a: float = 630.0) -> Regions:
-    r"""Regions of Fig. 2b (Sec. 4.3): the central block :math:`\prod_i \mathcal B(t_i, a)`
-    split into :math:`X'_0` (the cross) and :math:`\hat X'_0` (its four corners), and each
-    neighbouring block :math:`\prod_i \mathcal B(t_i + 2\ell_i a, a)` split into
-    :math:`X'_k` (the band of correct guesses through it) and :math:`\hat X'_k` (the rest).
+    r"""Regions of Fig. 2b (Sec. 4.3): :math:`X'` and :math:`\hat X'` split into blocks.
+
+    The central block :math:`\prod_i \mathcal B(t_i, a)` is split into :math:`X'_0` (the cross)
+    and :math:`\hat X'_0` (its four corners), and each neighbouring block
+    :math:`\prod_i \mathcal B(t_i + 2\ell_i a, a)` into :math:`X'_k` (the band of correct
+    guesses through it) and :math:`\hat X'_k` (the rest).
 
     Parameters
     ----------
@@ -228,6 +259,11 @@ def split_regions(r: Sequence[float] = (170.0, 160.0), a: float = 630.0) -> Regi
         :math:`(r_i, r_j)`, each in ``(0, a)``.
     a : float
         Half side of a block (the paper's :math:`a_i = a_j = a`).
+
+    Returns
+    -------
+    dict of list of ndarray
+        Polygons under the keys ``"X'_k"`` and ``"Xhat'_k"``, ``k = 0, ..., 4``.
     """
     ri, rj = (float(v) for v in r)
     for name, v in (("r_i", ri), ("r_j", rj), ("a", a)):
@@ -321,8 +357,7 @@ def figure1_corner(outdir: str | Path | None = None, *, r: float = 450.0, a: flo
 
 
 def figure2a_andor(outdir: str | Path | None = None, *, r: Sequence[float] = (260.0, 200.0)) -> Figure:
-    """Fig. 2a of the paper: the areas of correctly guessing the AND and the OR of two
-    approximations (Sec. 4.3).
+    """Fig. 2a of the paper: correctly guessing the AND and the OR of two approximations (Sec. 4.3).
 
     Parameters
     ----------
@@ -330,6 +365,10 @@ def figure2a_andor(outdir: str | Path | None = None, *, r: Sequence[float] = (26
         If given, write ``figure2a_andor.{pdf,png,svg}`` there.
     r : (float, float)
         :math:`(r_i, r_j)` in picture units.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
     """
     regions = andor_regions(r)
     ri, rj = r
@@ -351,15 +390,20 @@ def figure2a_andor(outdir: str | Path | None = None, *, r: Sequence[float] = (26
 def figure2b_split(
     outdir: str | Path | None = None, *, r: Sequence[float] = (170.0, 160.0), a: float = 630.0
 ) -> Figure:
-    """Fig. 2b of the paper: splitting :math:`X'` and :math:`\\hat X'` into easily comparable
-    blocks (Sec. 4.3).
+    r"""Fig. 2b of the paper: :math:`X'` and :math:`\hat X'` split into comparable blocks (Sec. 4.3).
 
     Parameters
     ----------
     outdir : path, optional
         If given, write ``figure2b_split.{pdf,png,svg}`` there.
     r : (float, float)
-        :math:`(r_i, r_j)`; ``a`` : half side of a block (picture units).
+        :math:`(r_i, r_j)` in picture units, each in ``(0, a)``.
+    a : float
+        Half side of a block, in picture units.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
     """
     regions = split_regions(r, a)
     ti, tj = SPLIT_T
@@ -399,11 +443,25 @@ _FORMATS = {
 
 
 def save_figure(fig: Figure, stem: str, outdir: str | Path) -> list[Path]:
-    """Write ``fig`` as ``<stem>.pdf``, ``.png`` and ``.svg`` in ``outdir``, reproducibly.
+    """Write ``fig`` as ``<stem>.pdf``, ``.png`` and ``.svg`` in ``outdir`` (Fig. 1, 2a, 2b).
 
     The Agg-based canvases are used with fixed metadata (no dates, no software stamp in the
     PNG) and a fixed ``svg.hashsalt``, so that two runs give the same bytes.  The bounding box
     is tight, so that labels which the paper lets stick out of the picture stay visible.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+        The figure to write.
+    stem : str
+        File name without extension.
+    outdir : path
+        Folder, created if missing.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The three files written.
     """
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
@@ -424,7 +482,18 @@ def save_figure(fig: Figure, stem: str, outdir: str | Path) -> list[Path]:
 
 
 def make_figures(outdir: str | Path = "figures") -> list[Path]:
-    """Regenerate all the paper's figures in ``outdir``; returns the files written."""
+    """Regenerate all the paper's figures (Fig. 1, 2a, 2b) in ``outdir``.
+
+    Parameters
+    ----------
+    outdir : path
+        Folder for the files; default ``figures``.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The files written.
+    """
     paths: list[Path] = []
     for name, fun in FIGURES.items():
         fun(outdir)
@@ -433,7 +502,18 @@ def make_figures(outdir: str | Path = "figures") -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m garesearch figures [--output DIR]``: regenerate the paper's figures."""
+    """``python -m garesearch figures [--output DIR]``: redraw Fig. 1, 2a and 2b.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        Command-line arguments; default ``sys.argv[1:]``.
+
+    Returns
+    -------
+    int
+        Exit status, 0.
+    """
     parser = argparse.ArgumentParser(prog="python -m garesearch figures", description=__doc__.splitlines()[0])
     parser.add_argument("--output", default="figures", help="folder for the figure files (default: figures)")
     args = parser.parse_args(argv)

@@ -99,22 +99,74 @@ def _erfinv(B: Backend):
 # Formulas of the standard noise (scale 1), written once.
 # --------------------------------------------------------------------------------------
 def laplace_mass_formula(a, B):
-    r"""App. A.1: :math:`\int_{-a}^{a}\tfrac12 e^{-|x|}dx = 1 - e^{-a}`."""
+    r"""App. A.1: :math:`\int_{-a}^{a}\tfrac12 e^{-|x|}dx = 1 - e^{-a}`, as ``-expm1(-a)``.
+
+    Parameters
+    ----------
+    a : float, ndarray or mpmath.mpf
+        Bound on the standard noise :math:`|\eta|`, ``>= 0``.
+    B : Backend
+        ``NUMPY``, ``MPMATH`` or the sympy backend.
+
+    Returns
+    -------
+    same type as ``a``
+        The probability :math:`\Pr[|\eta| \le a]`.
+    """
     return -B.expm1(-a)
 
 
 def laplace_bound_formula(p, B):
-    r"""App. A.1: :math:`a = -\ln(1-p)`, as ``-log1p(-p)``."""
+    r"""App. A.1: :math:`a = -\ln(1-p)`, as ``-log1p(-p)``.
+
+    Parameters
+    ----------
+    p : float, ndarray or mpmath.mpf
+        Probability, in [0, 1).
+    B : Backend
+        ``NUMPY``, ``MPMATH`` or the sympy backend.
+
+    Returns
+    -------
+    same type as ``p``
+        The bound ``a`` with :math:`\Pr[|\eta| \le a] = p`.
+    """
     return -B.log1p(-p)
 
 
 def laplace_density_formula(x, B):
-    r""":math:`\tfrac12 e^{-|x|}` for ``x >= 0``."""
+    r"""App. A.1's Laplace density at :math:`\epsilon = 1`, :math:`\tfrac12 e^{-x}` (``x >= 0``).
+
+    Parameters
+    ----------
+    x : float, ndarray or mpmath.mpf
+        Point, ``>= 0``.
+    B : Backend
+        ``NUMPY``, ``MPMATH`` or the sympy backend.
+
+    Returns
+    -------
+    same type as ``x``
+        The density of the standard noise :math:`\eta` at ``x``.
+    """
     return B.exp(-x) / 2
 
 
 def laplace_density_inverse_formula(y, B):
-    r"""The ``x >= 0`` with :math:`\tfrac12 e^{-x} = y`: :math:`x = -\ln(2y)`."""
+    r"""The ``x >= 0`` with :math:`\tfrac12 e^{-x} = y`, :math:`x = -\ln(2y)` (App. B.1, "find d").
+
+    Parameters
+    ----------
+    y : float, ndarray or mpmath.mpf
+        Density value, in :math:`(0, f(0)]`.
+    B : Backend
+        ``NUMPY``, ``MPMATH`` or the sympy backend.
+
+    Returns
+    -------
+    same type as ``y``
+        The point ``x >= 0`` with :math:`f(x) = y`.
+    """
     return -B.log(2 * y)
 
 
@@ -123,6 +175,21 @@ def gencauchy_mass_formula(a, B):
 
     .. math:: \frac{1}{2\pi}\left[\mathrm{log1p}\!\left(\frac{2\sqrt2a}{a^2-\sqrt2a+1}\right)
        + 2\operatorname{atan2}(\sqrt2a, 1-a^2)\right]
+
+    The paper gives only the value at ``a = 1`` (:math:`\approx 0.78`); the closed form is
+    derived in the module docstring.
+
+    Parameters
+    ----------
+    a : float, ndarray or mpmath.mpf
+        Bound on the standard noise :math:`|\eta|`, ``>= 0``.
+    B : Backend
+        ``NUMPY``, ``MPMATH`` or the sympy backend.
+
+    Returns
+    -------
+    same type as ``a``
+        The probability :math:`\Pr[|\eta| \le a]`.
     """
     s2 = B.sqrt(2)
     return (B.log1p(2 * s2 * a / (a * a - s2 * a + 1)) + 2 * _atan2(B)(s2 * a, 1 - a * a)) / (
@@ -131,39 +198,146 @@ def gencauchy_mass_formula(a, B):
 
 
 def gencauchy_density_formula(x, B):
-    r"""The paper's generalised Cauchy density :math:`\frac{\sqrt2}{\pi(1+x^4)}`."""
+    r"""App. A.1's generalised Cauchy density :math:`\frac{\sqrt2}{\pi(1+x^4)}`.
+
+    Parameters
+    ----------
+    x : float, ndarray or mpmath.mpf
+        Point, ``>= 0``.
+    B : Backend
+        ``NUMPY``, ``MPMATH`` or the sympy backend.
+
+    Returns
+    -------
+    same type as ``x``
+        The density of the standard noise :math:`\eta` at ``x``.
+    """
     return B.sqrt(2) / (B.pi * (1 + x**4))
 
 
 def gencauchy_density_inverse_formula(y, B):
-    r"""The ``x >= 0`` with :math:`\frac{\sqrt2}{\pi(1+x^4)} = y`: :math:`(\sqrt2/(\pi y) - 1)^{1/4}`."""
+    r"""The ``x >= 0`` with :math:`\frac{\sqrt2}{\pi(1+x^4)} = y` (App. B.1, "find d").
+
+    :math:`x = (\sqrt2/(\pi y) - 1)^{1/4}`.
+
+    Parameters
+    ----------
+    y : float, ndarray or mpmath.mpf
+        Density value, in :math:`(0, f(0)]`.
+    B : Backend
+        ``NUMPY``, ``MPMATH`` or the sympy backend.
+
+    Returns
+    -------
+    same type as ``y``
+        The point ``x >= 0`` with :math:`f(x) = y`.
+    """
     return B.sqrt(B.sqrt(B.sqrt(2) / (B.pi * y) - 1))
 
 
 def gaussian_mass_formula(a, B):
-    r""":math:`\Pr[|\eta| \le a] = \mathrm{erf}(a/\sqrt2)` for standard normal :math:`\eta`."""
+    r""":math:`\Pr[|\eta| \le a] = \mathrm{erf}(a/\sqrt2)` for standard normal :math:`\eta`.
+
+    Not in the paper (App. A.1 treats Laplace and generalised Cauchy noise): the standard
+    normal law, for completeness.
+
+    Parameters
+    ----------
+    a : float, ndarray or mpmath.mpf
+        Bound on the standard noise :math:`|\eta|`, ``>= 0``.
+    B : Backend
+        ``NUMPY``, ``MPMATH`` or the sympy backend.
+
+    Returns
+    -------
+    same type as ``a``
+        The probability :math:`\Pr[|\eta| \le a]`.
+    """
     return B.erf(a / B.sqrt(2))
 
 
 def gaussian_bound_formula(p, B):
-    r""":math:`a = \sqrt2\,\mathrm{erf}^{-1}(p)`."""
+    r""":math:`a = \sqrt2\,\mathrm{erf}^{-1}(p)`, the inverse of :func:`gaussian_mass_formula`.
+
+    Not in the paper: the Gaussian counterpart of App. A.1's bound.
+
+    Parameters
+    ----------
+    p : float, ndarray or mpmath.mpf
+        Probability, in [0, 1).
+    B : Backend
+        ``NUMPY``, ``MPMATH`` or the sympy backend.
+
+    Returns
+    -------
+    same type as ``p``
+        The bound ``a`` with :math:`\Pr[|\eta| \le a] = p`.
+    """
     return B.sqrt(2) * _erfinv(B)(p)
 
 
 def gaussian_density_formula(x, B):
-    r""":math:`e^{-x^2/2}/\sqrt{2\pi}`."""
+    r"""The standard normal density :math:`e^{-x^2/2}/\sqrt{2\pi}`.
+
+    Not in the paper: the Gaussian counterpart of App. A.1's densities.
+
+    Parameters
+    ----------
+    x : float, ndarray or mpmath.mpf
+        Point, ``>= 0``.
+    B : Backend
+        ``NUMPY``, ``MPMATH`` or the sympy backend.
+
+    Returns
+    -------
+    same type as ``x``
+        The density of the standard noise :math:`\eta` at ``x``.
+    """
     return B.exp(-x * x / 2) / B.sqrt(2 * B.pi)
 
 
 def gaussian_density_inverse_formula(y, B):
-    r"""The ``x >= 0`` with :math:`e^{-x^2/2}/\sqrt{2\pi} = y`: :math:`\sqrt{-2\ln(y\sqrt{2\pi})}`."""
+    r"""The ``x >= 0`` with :math:`e^{-x^2/2}/\sqrt{2\pi} = y`, :math:`\sqrt{-2\ln(y\sqrt{2\pi})}`.
+
+    Not in the paper: the Gaussian counterpart of the step App. B.1 needs.
+
+    Parameters
+    ----------
+    y : float, ndarray or mpmath.mpf
+        Density value, in :math:`(0, f(0)]`.
+    B : Backend
+        ``NUMPY``, ``MPMATH`` or the sympy backend.
+
+    Returns
+    -------
+    same type as ``y``
+        The point ``x >= 0`` with :math:`f(x) = y`.
+    """
     return B.sqrt(-2 * B.log(y * B.sqrt(2 * B.pi)))
 
 
 def gencauchy_bound(p, B, tol=None, maxiter=200):
-    r"""Inverse of :func:`gencauchy_mass_formula` by monotone Newton iteration (module doc).
+    r"""App. A.1's bound for generalised Cauchy noise, by monotone Newton iteration.
 
-    Works on numpy arrays (``B = NUMPY``) and mpmath scalars (``B = MPMATH``).
+    The inverse of :func:`gencauchy_mass_formula`.  The paper uses a window binary search;
+    Newton's method from below the root is garesearch's (module docstring).  Works on numpy
+    arrays (``B = NUMPY``) and mpmath scalars (``B = MPMATH``).
+
+    Parameters
+    ----------
+    p : float, ndarray or mpmath.mpf
+        Probability, in [0, 1).
+    B : Backend
+        ``NUMPY`` or ``MPMATH``.
+    tol : float, optional
+        Relative step size at which to stop; default a few units of the working precision.
+    maxiter : int
+        Largest number of Newton steps.
+
+    Returns
+    -------
+    same type as ``p``
+        The bound ``a`` with :math:`\Pr[|\eta| \le a] = p`.
     """
     s2 = B.sqrt(2)
     c = 2 * s2 / B.pi  # P'(a) = c / (1 + a^4)
@@ -240,6 +414,11 @@ def laplace_scale(*, epsilon, sensitivity=1.0):
         Epsilon per unit of the query's distance, ``> 0``.
     sensitivity : float or array_like
         Largest change of the query per unit of distance, ``> 0``.
+
+    Returns
+    -------
+    float or ndarray
+        The scale :math:`\xi`.
     """
     v = to_values(None, epsilon=epsilon, sensitivity=sensitivity)
     check("epsilon", v["epsilon"], 0, np.inf)
@@ -283,12 +462,12 @@ def noise_mass(a, *, noise: str = "laplace", scale=1.0, dps: int | None = None):
 
 
 def noise_bound(p, *, noise: str = "laplace", scale=1.0, dps: int | None = None):
-    r"""The bound ``a`` that the noise stays within with probability ``p``: the inverse of
-    :func:`noise_mass` (App. A.1).
+    r"""The bound ``a`` that the noise stays within with probability ``p`` (App. A.1).
 
-    Laplace: :math:`a = -\xi\ln(1-p)`; generalised Cauchy: Newton's method on the exact
-    closed-form :math:`P` (module docstring); Gaussian: :math:`a = \xi\sqrt2\,\mathrm{erf}^{-1}(p)`.
-    Scaling: the bound for magnitude :math:`\xi` is :math:`\xi` times the bound for 1.
+    The inverse of :func:`noise_mass`.  Laplace: :math:`a = -\xi\ln(1-p)`; generalised Cauchy:
+    Newton's method on the exact closed-form :math:`P` (module docstring); Gaussian:
+    :math:`a = \xi\sqrt2\,\mathrm{erf}^{-1}(p)`.  Scaling: the bound for magnitude :math:`\xi`
+    is :math:`\xi` times the bound for 1.
 
     Parameters
     ----------
@@ -296,6 +475,11 @@ def noise_bound(p, *, noise: str = "laplace", scale=1.0, dps: int | None = None)
         Probability in [0, 1).
     noise, scale, dps
         As in :func:`noise_mass`.
+
+    Returns
+    -------
+    float, ndarray or mpmath.mpf
+        The bound ``a >= 0``.
 
     Examples
     --------
@@ -314,7 +498,27 @@ def noise_bound(p, *, noise: str = "laplace", scale=1.0, dps: int | None = None)
 
 
 def noise_density(x, *, noise: str = "laplace", scale=1.0, dps: int | None = None):
-    r"""Density of the noise :math:`\xi\eta` at ``x``: :math:`f(|x|/\xi)/\xi`."""
+    r"""Density of the noise :math:`\xi\eta` at ``x``, :math:`f(|x|/\xi)/\xi` (App. A.1).
+
+    The densities ``f`` are App. A.1's (Gaussian: not in the paper), and the scaling is
+    App. A.1's change of variables; App. B.1 uses this density as :math:`f_\eta`.
+
+    Parameters
+    ----------
+    x : float or array_like
+        Point at which to evaluate the density.
+    noise : {"laplace", "gencauchy", "gaussian"}
+        Standard noise :math:`\eta` (module docstring).
+    scale : float or array_like
+        Noise magnitude :math:`\xi > 0`.
+    dps : int, optional
+        Evaluate with mpmath at this many digits (scalars only).
+
+    Returns
+    -------
+    float, ndarray or mpmath.mpf
+        The density, ``> 0``.
+    """
     noise = _noise(noise)
     with workdps(dps):
         v = to_values(dps, x=x, scale=scale)
@@ -325,11 +529,23 @@ def noise_density(x, *, noise: str = "laplace", scale=1.0, dps: int | None = Non
 
 
 def noise_density_inverse(y, *, noise: str = "laplace", scale=1.0, dps: int | None = None):
-    r"""The distance ``x >= 0`` at which the density of :math:`\xi\eta` equals ``y``.
+    r"""The distance ``x >= 0`` at which the density of :math:`\xi\eta` equals ``y`` (App. B.1).
 
     The densities decrease in :math:`|x|`, so this is well defined for
     :math:`0 < y \le f(0)/\xi`; it is what App. B.1 needs ("find d such that
     :math:`f_\eta(c(t)+d) = \underline\chi_y`").
+
+    Parameters
+    ----------
+    y : float or array_like
+        Density value, in :math:`(0, f(0)/\xi]`.
+    noise, scale, dps
+        As in :func:`noise_density`.
+
+    Returns
+    -------
+    float, ndarray or mpmath.mpf
+        The distance ``x >= 0``.
 
     Raises
     ------
@@ -363,17 +579,26 @@ def noise_density_inverse(y, *, noise: str = "laplace", scale=1.0, dps: int | No
 
 
 def sample_noise(size, *, noise: str = "laplace", scale=1.0, rng=None) -> np.ndarray:
-    r"""Draw noise :math:`\xi\eta` with numpy (generalised Cauchy by inverting the exact CDF).
+    r"""Draw noise :math:`\xi\eta` with numpy (App. A.1's noise).
+
+    Sampling is not in the paper: Laplace and Gaussian noise come from numpy's generators,
+    generalised Cauchy noise from inverting the exact CDF (:func:`gencauchy_bound`).
 
     Parameters
     ----------
     size : int or tuple
         Shape of the sample.
     noise : {"laplace", "gencauchy", "gaussian"}
+        Standard noise :math:`\eta` (module docstring).
     scale : float
         Noise magnitude :math:`\xi > 0`.
     rng : numpy.random.Generator or int, optional
         Generator, or a seed for ``numpy.random.default_rng``.
+
+    Returns
+    -------
+    ndarray
+        The draws, of shape ``size``.
     """
     noise = _noise(noise)
     check("scale", np.asarray(float(scale)), 0, np.inf)

@@ -54,6 +54,8 @@ RC: dict[str, object] = {
 def style() -> Iterator[None]:
     """Context manager: draw with the house style, restore the previous rcParams after.
 
+    Not in the paper: the one plot style of the notebooks and of the redrawn figures.
+
     Examples
     --------
     >>> import matplotlib.pyplot as plt
@@ -65,7 +67,10 @@ def style() -> Iterator[None]:
 
 
 def apply_style() -> None:
-    """Switch the house style on for the rest of the session (for notebooks)."""
+    """Switch the house style on for the rest of the session (for notebooks).
+
+    Not in the paper: the same rcParams as :func:`style`.
+    """
     mpl.rcParams.update(RC)
 
 
@@ -73,9 +78,14 @@ def mark_optimum(ax, x: float, y: float, *, label: str | None = None, color: str
                  fmt: str = "{x:.4g}, {y:.4g}"):
     """Mark the point ``(x, y)`` on ``ax`` with a dot, dotted guides to the axes and a note.
 
+    Not in the paper: a plotting helper.  The notebooks use it for the radius ``a`` with the
+    largest epsilon, which Sec. 3.2 ("take one for which epsilon is the largest") and App. A
+    look for.
+
     Parameters
     ----------
     ax : matplotlib.axes.Axes
+        Axes to draw on.
     x, y : float
         The point (for example the best radius ``a`` and its epsilon).
     label : str, optional
@@ -100,5 +110,26 @@ def mark_optimum(ax, x: float, y: float, *, label: str | None = None, color: str
 
 
 def mark_value(ax, y: float, *, label: str, color: str | None = None, ls: str = "--"):
-    """Draw a horizontal reference line at ``y`` (for example a number printed in the paper)."""
+    """Draw a horizontal reference line at ``y`` (for example a number printed in the paper).
+
+    Not in the paper: a plotting helper.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Axes to draw on.
+    y : float
+        Height of the line.
+    label : str
+        Legend entry.
+    color : str, optional
+        Default: ``COLORS["paper"]``.
+    ls : str
+        Line style.
+
+    Returns
+    -------
+    matplotlib.lines.Line2D
+        The line.
+    """
     return ax.axhline(y, color=color or COLORS["paper"], lw=1.0, ls=ls, label=label)

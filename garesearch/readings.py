@@ -69,18 +69,51 @@ __all__ = [
 
 
 def posterior_belief_bound(*, epsilon, p, dps: int | None = None):
-    r"""Posterior bound of an attacker with prior ``p`` on one of two hypotheses (Sec. 3.2):
+    r"""Posterior bound of an attacker with prior ``p`` on one of two hypotheses (Sec. 3.2).
 
     .. math:: \Pr_{post} \le \frac{p e^\epsilon}{1 - p + p e^\epsilon}.
+
+    Sec. 3.2's bound with the comparison set :math:`X \setminus X'` (``q = 1 - p``) and ``R = 1``.
+
+    Parameters
+    ----------
+    epsilon : float or array_like
+        Epsilon, ``>= 0``.
+    p : float or array_like
+        Prior of the hypothesis, in (0, 1).
+    dps : int, optional
+        Evaluate with mpmath at this many digits.
+
+    Returns
+    -------
+    float, ndarray or mpmath.mpf
+        The bound on the posterior.
     """
     return bound.posterior_bound(epsilon=epsilon, p=p, dps=dps)
 
 
 def lee_clifton_posterior(*, epsilon, m, distance=1.0, dps: int | None = None):
-    r"""Lee and Clifton's bound on the posterior of the true world among ``m`` (module doc):
-    :math:`1/(1 + (m-1)e^{-\epsilon a})`, ``a = distance`` :math:`= \Delta v/\Delta f`.
+    r"""Lee and Clifton's bound on the posterior of the true world among ``m`` (module doc).
 
-    Eq. (main)'s posterior bound at :math:`p = 1/m`, :math:`q = 1 - 1/m`.
+    Not in the paper as such: J. Lee and C. Clifton, ISC 2011 (the paper's [LeeC11], Sec. 2),
+    :math:`1/(1 + (m-1)e^{-\epsilon a})` with ``a = distance`` :math:`= \Delta v/\Delta f`.
+    Computed as the posterior bound of Eq. (main) at :math:`p = 1/m`, :math:`q = 1 - 1/m`.
+
+    Parameters
+    ----------
+    epsilon : float or array_like
+        Epsilon of the Laplace answer, ``>= 0``.
+    m : float or array_like
+        Number of possible worlds, ``> 1``.
+    distance : float or array_like
+        :math:`a = \Delta v/\Delta f`, ``> 0``.
+    dps : int, optional
+        Evaluate with mpmath at this many digits.
+
+    Returns
+    -------
+    float, ndarray or mpmath.mpf
+        The bound on the posterior of the true world.
     """
     mm = np.asarray(m, dtype=float)
     check("m", mm, 1, np.inf)
@@ -89,11 +122,29 @@ def lee_clifton_posterior(*, epsilon, m, distance=1.0, dps: int | None = None):
 
 
 def lee_clifton_epsilon(*, rho, m, distance=1.0, dps: int | None = None):
-    r"""Lee and Clifton's epsilon for a target posterior ``rho`` among ``m`` worlds:
+    r"""Lee and Clifton's epsilon for a target posterior ``rho`` among ``m`` worlds (module doc).
+
+    Not in the paper as such: J. Lee and C. Clifton, ISC 2011 (the paper's [LeeC11], Sec. 2),
 
     .. math:: \epsilon = \frac{1}{a}\ln\frac{(m-1)\rho}{1-\rho}, \qquad a = \Delta v/\Delta f,
 
     computed as Eq. (main) with :math:`p = 1/m`, :math:`q = 1 - p`, :math:`\delta = \rho - 1/m`.
+
+    Parameters
+    ----------
+    rho : float or array_like
+        Target posterior of the true world, in :math:`(1/m, 1)`.
+    m : float or array_like
+        Number of possible worlds, ``> 1``.
+    distance : float or array_like
+        :math:`a = \Delta v/\Delta f`, ``> 0``.
+    dps : int, optional
+        Evaluate with mpmath at this many digits.
+
+    Returns
+    -------
+    float, ndarray or mpmath.mpf
+        The epsilon.
 
     Raises
     ------
@@ -115,28 +166,67 @@ def lee_clifton_epsilon(*, rho, m, distance=1.0, dps: int | None = None):
 
 
 def worst_case_advantage(*, epsilon):
-    r"""Largest advantage over all priors at ``epsilon`` (Sec. 4.1 worst prior, ``q = 1``):
-    :math:`\tanh(\epsilon/4)`, the inverse of :math:`\epsilon = 4\,\mathrm{artanh}\,\delta`."""
+    r"""Largest advantage over all priors, :math:`\tanh(\epsilon/4)` (Sec. 4.1, the worst prior).
+
+    The inverse of :math:`\epsilon = 4\,\mathrm{artanh}\,\delta` (``q = 1``, ``R = 1``).
+
+    Parameters
+    ----------
+    epsilon : float or array_like
+        Epsilon, ``>= 0``.
+
+    Returns
+    -------
+    float or ndarray
+        The advantage, in [0, 1).
+    """
     v = to_values(None, epsilon=epsilon)
     check("epsilon", v["epsilon"], 0, np.inf, low_open=False)
     return finish(np.tanh(v["epsilon"] / 4), None)
 
 
 def epsilon_for_worst_case_advantage(*, delta):
-    r""":math:`\epsilon = 4\,\mathrm{artanh}\,\delta = 2\ln\frac{1+\delta}{1-\delta}`: the epsilon
-    that keeps every prior's advantage at most ``delta`` (:func:`garesearch.bound.worst_case_epsilon`
-    at ``q = 1``)."""
+    r"""The epsilon that keeps every prior's advantage at most ``delta`` (Sec. 4.1, the worst prior).
+
+    :math:`\epsilon = 4\,\mathrm{artanh}\,\delta = 2\ln\frac{1+\delta}{1-\delta}`: Sec. 4.1's
+    :math:`f(p)` at the worst prior :math:`p = (1-\delta)/2` with ``q = 1`` and ``R = 1``
+    (:func:`garesearch.bound.worst_case_epsilon` at ``q = 1``).
+
+    Parameters
+    ----------
+    delta : float or array_like
+        Advantage, in (0, 1).
+
+    Returns
+    -------
+    float or ndarray
+        The epsilon, ``> 0``.
+    """
     v = to_values(None, delta=delta)
     check("delta", v["delta"], 0, 1)
     return finish(4 * np.arctanh(v["delta"]), None)
 
 
 def membership_advantage(*, epsilon, delta=0.0):
-    r"""Largest true-positive minus false-positive rate of a test between two neighbours
-    under :math:`(\epsilon,\delta)`-DP: :math:`(e^\epsilon - 1 + 2\delta)/(e^\epsilon + 1)`.
+    r"""Largest true-positive minus false-positive rate of a test between two neighbours.
 
-    The corner of the privacy region :math:`\{\mathrm{FNR} \ge 1-\delta-e^\epsilon\mathrm{FPR},\
-    \mathrm{FNR} \ge e^{-\epsilon}(1-\delta-\mathrm{FPR})\}` (Kairouz, Oh and Viswanath 2015).
+    Not in the paper: the hypothesis-testing reading of :math:`(\epsilon,\delta)`-DP
+    (Wasserman and Zhou 2010; Kairouz, Oh and Viswanath, ICML 2015),
+    :math:`(e^\epsilon - 1 + 2\delta)/(e^\epsilon + 1)`, the corner of the privacy region
+    :math:`\{\mathrm{FNR} \ge 1-\delta-e^\epsilon\mathrm{FPR},\
+    \mathrm{FNR} \ge e^{-\epsilon}(1-\delta-\mathrm{FPR})\}`.
+
+    Parameters
+    ----------
+    epsilon : float or array_like
+        Epsilon, ``>= 0``.
+    delta : float or array_like
+        Delta, in [0, 1]; default 0 (pure DP).
+
+    Returns
+    -------
+    float or ndarray
+        The advantage, in [0, 1].
     """
     v = to_values(None, epsilon=epsilon, delta=delta)
     check("epsilon", v["epsilon"], 0, np.inf, low_open=False)
@@ -147,8 +237,24 @@ def membership_advantage(*, epsilon, delta=0.0):
 
 
 def kazan_reiter_ratio(*, epsilon, p):
-    r"""Kazan and Reiter's bound on the posterior-to-prior ratio at prior ``p``:
-    :math:`e^\epsilon / (1 + p(e^\epsilon - 1))` (module doc)."""
+    r"""Kazan and Reiter's bound on the posterior-to-prior ratio at prior ``p``.
+
+    :math:`e^\epsilon / (1 + p(e^\epsilon - 1))`.  Not in the paper: Z. Kazan and J. P. Reiter,
+    NeurIPS 2024 (arXiv:2306.13214).  It equals the posterior bound of Sec. 3.2
+    (``q = 1 - p``, ``R = 1``) divided by ``p`` (module doc).
+
+    Parameters
+    ----------
+    epsilon : float or array_like
+        Epsilon, ``>= 0``.
+    p : float or array_like
+        Prior risk, in (0, 1].
+
+    Returns
+    -------
+    float or ndarray
+        The ratio bound, in :math:`[1, e^\epsilon]`.
+    """
     v = to_values(None, epsilon=epsilon, p=p)
     check("epsilon", v["epsilon"], 0, np.inf, low_open=False)
     check("p", v["p"], 0, 1, high_open=False)
@@ -157,7 +263,9 @@ def kazan_reiter_ratio(*, epsilon, p):
 
 
 def kazan_reiter_epsilon(profile: float | Callable, *, p):
-    r"""The largest epsilon whose ratio bound meets the risk profile at every prior in ``p``:
+    r"""The largest epsilon whose ratio bound meets the risk profile at every prior in ``p``.
+
+    Not in the paper: Z. Kazan and J. P. Reiter, NeurIPS 2024 (arXiv:2306.13214),
 
     .. math:: \epsilon = \min_{p} \ln\frac{r^*(p)(1-p)}{1 - r^*(p)p}
        \quad (\text{priors with } r^*(p)p \ge 1 \text{ impose nothing}).
@@ -168,6 +276,11 @@ def kazan_reiter_epsilon(profile: float | Callable, *, p):
         :math:`r^*(p) > 1`, a constant or a function of ``p`` (vectorised).
     p : array_like
         Prior risks to protect, in (0, 1).
+
+    Returns
+    -------
+    float
+        The epsilon; ``inf`` if no prior in ``p`` constrains it.
 
     Raises
     ------
@@ -191,10 +304,26 @@ def kazan_reiter_epsilon(profile: float | Callable, *, p):
 def plot_readings(ax=None, *, epsilon=None, p=0.2, m=10, distance=1.0, delta=0.0):
     r"""One chart: the readings of epsilon against epsilon.
 
-    Left axis (probabilities): the posterior bound at prior ``p``; Lee and Clifton's posterior
-    for ``m`` worlds; the worst-prior advantage :math:`\tanh(\epsilon/4)`; the membership
-    advantage of :math:`(\epsilon, \delta)`-DP.  Right axis: Kazan and Reiter's
-    posterior-to-prior ratio bound at prior ``p``.
+    Left axis (probabilities): the posterior bound of Sec. 3.2 at prior ``p``; Lee and
+    Clifton's posterior for ``m`` worlds; the worst-prior advantage :math:`\tanh(\epsilon/4)`
+    (Sec. 4.1); the membership advantage of :math:`(\epsilon, \delta)`-DP.  Right axis: Kazan
+    and Reiter's posterior-to-prior ratio bound at prior ``p``.  The chart itself is not in
+    the paper; the sources of the readings are in the module docstring.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; default a new figure.
+    epsilon : array_like, optional
+        1-d grid of at least two epsilons; default 201 points in [0, 5].
+    p : float
+        Prior of the posterior bound and of Kazan and Reiter's ratio, in (0, 1).
+    m : int
+        Number of Lee and Clifton's possible worlds.
+    distance : float
+        Lee and Clifton's :math:`\Delta v/\Delta f`.
+    delta : float
+        Delta of the membership advantage.
 
     Returns
     -------

@@ -43,7 +43,7 @@ _BACKENDS = ("numpy", "opendp")
 
 @dataclass(frozen=True)
 class Release:
-    """A noisy answer and what it means.
+    """A noisy answer and what it means (Sec. 6.1 and 6.2; the error interval of App. A.1).
 
     Attributes
     ----------
@@ -76,7 +76,15 @@ class Release:
 
 
 def opendp_available() -> bool:
-    """True if the optional OpenDP package can be imported."""
+    """True if the optional OpenDP package can be imported.
+
+    Not in the paper: a check for the OpenDP library (opendp.org), the optional backend of
+    :func:`laplace_release`.
+
+    Returns
+    -------
+    bool
+    """
     try:
         import opendp.prelude  # noqa: F401
     except ImportError:
@@ -109,9 +117,27 @@ def _check_backend(backend):
 
 
 def laplace_noise(size: int, *, scale: float, backend: str = "numpy", seed=None) -> np.ndarray:
-    """``size`` independent Laplace(``scale``) draws from the chosen backend.
+    """``size`` independent Laplace(``scale``) draws (Sec. 6.1, the Laplace mechanism).
 
-    With OpenDP: the Laplace measurement on a vector of zeros (one call).
+    The noise of the Laplace mechanism that Sec. 6.1 uses (after Dwork 2006, the paper's
+    [Dwork06]).  With OpenDP (not in the paper): OpenDP's Laplace measurement on a vector of
+    zeros (one call).
+
+    Parameters
+    ----------
+    size : int
+        Number of draws.
+    scale : float
+        Laplace scale, > 0.
+    backend : {"numpy", "opendp"}
+        Where the draws come from.
+    seed : int or numpy.random.Generator, optional
+        For the numpy backend (OpenDP uses its own secure generator).
+
+    Returns
+    -------
+    ndarray
+        ``size`` draws.
     """
     _check_backend(backend)
     if not (np.isfinite(scale) and scale > 0):
@@ -126,7 +152,11 @@ def laplace_release(
     true_value: float, *, epsilon: float, sensitivity: float = 1.0, confidence: float = 0.95,
     backend: str = "numpy", seed=None,
 ) -> Release:
-    r"""Release ``true_value`` with Laplace noise of scale :math:`\Delta/\epsilon`.
+    r"""Release ``true_value`` with Laplace noise of scale :math:`\Delta/\epsilon` (Sec. 6.1, 6.2).
+
+    Sec. 6.1 and 6.2 add Laplace noise of scale :math:`1/\epsilon` to a query of sensitivity 1
+    (``1/0.539 = 1.86`` for the cats); the error interval is App. A.1's bound
+    (:func:`garesearch.noise.noise_bound`).
 
     Parameters
     ----------
@@ -139,6 +169,7 @@ def laplace_release(
     confidence : float
         Probability of the reported error interval, in (0, 1).
     backend : {"numpy", "opendp"}
+        Where the noise comes from (OpenDP: optional, not in the paper).
     seed : int or numpy.random.Generator, optional
         For the numpy backend.
 
@@ -172,7 +203,22 @@ def laplace_release(
 
 
 def synthetic_cats(n: int = 1000, *, seed: int = 0) -> dict[str, np.ndarray]:
-    """A synthetic ``cat`` table of Sec. 6.1: columns ``gender`` and ``color``."""
+    """A synthetic ``cat`` table drawn from the priors of Sec. 6.1 (the cats example).
+
+    Gender uniform, colours :data:`CAT_COLOURS`; the table itself is not in the paper.
+
+    Parameters
+    ----------
+    n : int
+        Number of rows, >= 1.
+    seed : int
+        Seed of ``numpy.random.default_rng``.
+
+    Returns
+    -------
+    dict of ndarray
+        Columns ``gender`` (``"M"``/``"F"``) and ``color``.
+    """
     if int(n) < 1:
         raise ParameterError(f"n must be a positive integer; got {n}")
     rng = np.random.default_rng(seed)
@@ -183,13 +229,44 @@ def synthetic_cats(n: int = 1000, *, seed: int = 0) -> dict[str, np.ndarray]:
 
 
 def count_female_tabby(table: dict[str, np.ndarray]) -> int:
-    """``SELECT COUNT(*) FROM cat WHERE gender='F' AND color='tabby'`` (sensitivity 1)."""
+    """``SELECT COUNT(*) FROM cat WHERE gender='F' AND color='tabby'`` (Sec. 6.1, the cats example).
+
+    Its sensitivity w.r.t. the metric of Sec. 6.1 is 1.
+
+    Parameters
+    ----------
+    table : dict of ndarray
+        A ``cat`` table with columns ``gender`` and ``color`` (:func:`synthetic_cats`).
+
+    Returns
+    -------
+    int
+        The number of female tabby cats.
+    """
     return int(np.sum((table["gender"] == "F") & (table["color"] == "tabby")))
 
 
 def synthetic_salaries(n: int = 1000, *, seed: int = 0, mu: float = 2000.0,
                        sigma: float = 235.7) -> dict[str, np.ndarray]:
-    """A synthetic ``employee`` table of Sec. 6.2: salaries drawn from N(mu, sigma^2)."""
+    r"""A synthetic ``employee`` table drawn from the prior of Sec. 6.2 (the salary example).
+
+    Salaries from :math:`N(\mu, \sigma^2)`, by default the paper's :math:`N(2000, 235.7^2)`;
+    the table itself is not in the paper.
+
+    Parameters
+    ----------
+    n : int
+        Number of rows, >= 1.
+    seed : int
+        Seed of ``numpy.random.default_rng``.
+    mu, sigma : float
+        Mean and standard deviation of the salaries.
+
+    Returns
+    -------
+    dict of ndarray
+        Column ``salary``.
+    """
     if int(n) < 1:
         raise ParameterError(f"n must be a positive integer; got {n}")
     rng = np.random.default_rng(seed)
@@ -197,5 +274,19 @@ def synthetic_salaries(n: int = 1000, *, seed: int = 0, mu: float = 2000.0,
 
 
 def salary_sum(table: dict[str, np.ndarray]) -> float:
-    """``SELECT SUM(salary) FROM employee`` (sensitivity 1 per currency unit)."""
+    """``SELECT SUM(salary) FROM employee`` (Sec. 6.2, the salary example).
+
+    Its sensitivity is 1 per currency unit (Sec. 6.2: "each currency unit contributes 1 unit
+    to the sum").
+
+    Parameters
+    ----------
+    table : dict of ndarray
+        An ``employee`` table with column ``salary`` (:func:`synthetic_salaries`).
+
+    Returns
+    -------
+    float
+        The total salary.
+    """
     return float(np.sum(table["salary"]))

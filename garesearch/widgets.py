@@ -56,6 +56,17 @@ def epsilon_state(*, delta: float, p: float, q: float | None = None, a: float = 
     sides of Sec. 3.2 count (:math:`\min(\epsilon_{lb}, \epsilon_{ub})`, ``a`` playing the
     role of ``R``); with ``q`` given, only the upper side, Eq. (main).
 
+    Parameters
+    ----------
+    delta : float
+        The advantage bound, in (0, 1).
+    p : float
+        Prior mass of a correct guess, in (0, 1).
+    q : float, optional
+        Prior mass of the comparison set; default ``1 - p``.
+    a : float
+        Distance in the exponent, > 0.
+
     Returns
     -------
     dict
@@ -80,11 +91,22 @@ def epsilon_state(*, delta: float, p: float, q: float | None = None, a: float = 
 
 
 def make_prior(family: str, *, location: float = 0.0, scale: float = 1.0) -> Prior:
-    """The prior a widget's picker stands for.
+    r"""The prior a widget's picker stands for (Sec. 4.1 priors; the cats' colours of Sec. 6.1).
 
-    ``"normal"``: :math:`\\mathcal N(location, scale^2)`; ``"uniform"``: uniform on
+    ``"normal"``: :math:`\mathcal N(location, scale^2)`; ``"uniform"``: uniform on
     ``[location - scale, location + scale]``; ``"cats"``: the colour prior of Sec. 6.1
     (location and scale unused).
+
+    Parameters
+    ----------
+    family : {"normal", "uniform", "cats"}
+        The prior family.
+    location, scale : float
+        Centre and spread of the normal or uniform prior.
+
+    Returns
+    -------
+    Prior
     """
     if family == "normal":
         return Normal(location, scale)
@@ -109,6 +131,23 @@ def comparison_curve(
 
     Only the upper side (the attacker's gain) depends on ``a``.  For a prior with the
     discrete metric there is one point, ``a = 1``.
+
+    Parameters
+    ----------
+    prior : Prior
+        Prior of the attribute.
+    t : float or hashable
+        The true value.
+    r : float
+        Precision of a correct guess, ``>= 0``.
+    delta : float
+        The advantage bound, in (0, 1).
+    construction : {"sound", "paper"}
+        Construction of the comparison set (above).
+    R : float, optional
+        Largest radius considered.
+    n : int
+        Number of radii.
 
     Returns
     -------
@@ -158,10 +197,31 @@ def attribute_state(
     delta: float = 0.1, construction: str = "sound", a: float | None = None, t=None,
     n: int = 300,
 ) -> dict:
-    r"""Everything :func:`attribute_widget` shows, for one setting (Sec. 4.1).
+    """Everything :func:`attribute_widget` shows, for one setting (Sec. 4.1).
 
     The prior is :func:`make_prior` ``(family, location=0, scale=scale)``; the true value is
     ``t_offset * scale`` (or ``t`` for the cats: a colour).
+
+    Parameters
+    ----------
+    family : {"normal", "uniform", "cats"}
+        The prior family.
+    scale : float
+        Sigma of the normal prior, or half-width of the uniform one.
+    t_offset : float
+        True value in units of ``scale`` from the centre.
+    r : float
+        Precision of a correct guess (0 for the cats).
+    delta : float
+        The advantage bound, in (0, 1).
+    construction : {"sound", "paper"}
+        Construction of the comparison set (:func:`comparison_curve`).
+    a : float, optional
+        A radius at which to read the curve.
+    t : str, optional
+        The true colour for the cats; default ``"black"``.
+    n : int
+        Number of radii of the curve.
 
     Returns
     -------
@@ -270,10 +330,17 @@ def _plot_attribute_state(state: dict):
 # ------------------------------------------------------------------------------------------
 def epsilon_widget(*, delta: float = 0.1, p: float = 0.2, q: float | None = None, a: float = 1.0,
                    plot: bool = True):
-    r"""Sliders for ``delta``, ``p``, ``q`` and ``a`` with the live epsilon (Sec. 3.2, Eq. (main)).
+    """Sliders for ``delta``, ``p``, ``q`` and ``a`` with the live epsilon (Sec. 3.2, Eq. (main)).
 
     The checkbox ``q = 1 - p`` (on when ``q=None``) takes the rest of the space as the
     comparison set.  ``.result`` is :func:`epsilon_state` of the current setting.
+
+    Parameters
+    ----------
+    delta, p, q, a
+        Initial values, as in :func:`epsilon_state`.
+    plot : bool
+        Draw the two charts on each change.
 
     Returns
     -------
@@ -301,12 +368,19 @@ def epsilon_widget(*, delta: float = 0.1, p: float = 0.2, q: float | None = None
 def attribute_widget(*, family: str = "normal", scale: float = 1.0, t_offset: float = 0.0,
                      r: float = 0.25, delta: float = 0.1, construction: str = "sound",
                      a: float = 1.0, plot: bool = True):
-    r"""Prior picker and sliders for one attribute (Sec. 4.1), with epsilon against ``a``.
+    """Prior picker and sliders for one attribute (Sec. 4.1), with epsilon against ``a``.
 
     Controls: ``family`` (normal / uniform / cats), ``scale`` (sigma, or half-width of the
     uniform), ``t_offset`` (true value in units of ``scale`` from the centre), ``colour``
     (the true value for the cats), ``r``, ``delta``, ``construction`` and a radius ``a``.
     Every slider has ``continuous_update=False``.  ``.result`` is :func:`attribute_state`.
+
+    Parameters
+    ----------
+    family, scale, t_offset, r, delta, construction, a
+        Initial values, as in :func:`attribute_state`.
+    plot : bool
+        Draw the chart on each change.
 
     Returns
     -------
