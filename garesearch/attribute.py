@@ -196,9 +196,9 @@ def _upper_sound_continuous(prior, t, r, delta, R):
     cut_lo = max(low, t - R) if R is not None else low
     cut_hi = min(high, t + R) if R is not None else high
     if not np.isfinite(cut_lo):
-        cut_lo = float(prior.quantile(1e-16)) if hasattr(prior, "quantile") else -1e300
+        cut_lo = float(prior.quantile(1e-16))
     if not np.isfinite(cut_hi):
-        cut_hi = float(prior.quantile(1 - 1e-16)) if hasattr(prior, "quantile") else 1e300
+        cut_hi = float(prior.upper_quantile(1e-16))
     width = hi - lo
     d_max = max(hi - cut_lo, cut_hi - lo)
 
@@ -634,10 +634,10 @@ def _scan_t(prior, ts, r, delta, R, sides, construction):
     cut_lo = np.maximum(low_s, ts - R) if R is not None else np.full(ts.shape, low_s)
     cut_hi = np.minimum(high_s, ts + R) if R is not None else np.full(ts.shape, high_s)
     if not np.all(np.isfinite(cut_lo)):
-        far = float(prior.quantile(1e-16)) if hasattr(prior, "quantile") else -1e300
+        far = float(prior.quantile(1e-16))
         cut_lo = np.where(np.isfinite(cut_lo), cut_lo, far)
     if not np.all(np.isfinite(cut_hi)):
-        far = float(prior.quantile(1 - 1e-16)) if hasattr(prior, "quantile") else 1e300
+        far = float(prior.upper_quantile(1e-16))
         cut_hi = np.where(np.isfinite(cut_hi), cut_hi, far)
     width = hi - lo
     d_max = np.maximum(hi - cut_lo, cut_hi - lo)

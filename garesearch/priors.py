@@ -91,6 +91,10 @@ class Prior(ABC):
         """Quantile function (used to place the search grid over true values)."""
         raise NotImplementedError
 
+    def upper_quantile(self, m):
+        """The point with upper-tail mass ``m`` (accurate for tiny ``m``, unlike ``quantile(1 - m)``)."""
+        return self.quantile(1 - np.asarray(m, dtype=float))
+
     def paper_R(self) -> float:
         """The ``R`` the paper uses for this prior: the diameter of a bounded support."""
         low, high = self.support
@@ -266,6 +270,11 @@ class Normal(Prior):
 
         return self.mu + self.sigma * ndtri(u)
 
+    def upper_quantile(self, m):
+        from scipy.special import ndtri
+
+        return self.mu - self.sigma * ndtri(m)
+
     def paper_R(self) -> float:
         r"""The paper's :math:`R = 3\sqrt2\sigma` (Sec. 4.1; printed as :math:`\mu + 3\sqrt2\sigma`)."""
         return 3 * math.sqrt(2) * self.sigma
@@ -318,6 +327,9 @@ class Continuous(Prior):
 
     def quantile(self, u):
         return self.dist.ppf(u)
+
+    def upper_quantile(self, m):
+        return self.dist.isf(m)
 
     def tail_rates(self) -> tuple[float, float]:
         """Exponential decay rates of the upper and lower tails of the density.

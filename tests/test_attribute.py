@@ -236,3 +236,17 @@ def test_ball_mass_is_papers_g():
         assert n.ball_mass(t, 100) == pytest.approx(ref, rel=1e-12)
     assert Uniform(0, 10).ball_mass(5, 2) == pytest.approx(0.4)
     assert Uniform(0, 10).ball_mass(0, 2) == pytest.approx(0.2)  # corner: the ball is cut
+
+
+def test_half_normal_at_the_edge_needs_no_R():
+    """Ships' radial model (Sec. 6.3): distance ~ |N(0, 1250)|, t = 0 at the edge of the support.
+    X' = [0, r]; the comparison set (r, D] lies within D of X', so the exponent is D."""
+    s = math.sqrt(1250)
+    res = ga.epsilon_for_attribute(Continuous(stats.halfnorm(scale=s)), r=10, delta=0.1, t=0.0, sides="upper")
+    p = math.erf(10 / (s * math.sqrt(2)))
+    DD = np.linspace(10.01, 300, 290001)
+    q = np.array([math.erf(D / (s * math.sqrt(2))) for D in DD]) - p
+    ok = q > p * (1 - p - 0.1) / (p + 0.1)
+    brute = max(printed_eq_main(p, qq, 0.1, D) for qq, D in zip(q[ok], DD[ok], strict=True))
+    assert res.p == pytest.approx(p, rel=1e-12)
+    assert res.epsilon == pytest.approx(brute, rel=1e-7) and res.epsilon >= brute * (1 - 1e-12)
