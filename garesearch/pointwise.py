@@ -181,6 +181,9 @@ def _one_t(prior, t, r, delta, sides, scale):
     p = float(prior.mass(lo, hi))
     if p <= 0:
         return None
+    if p >= 1:  # X' holds all the mass: the posterior is 1 whatever the output
+        return dict(epsilon=math.inf, t=t, p=p, epsilon_upper=math.inf, epsilon_lower=math.inf,
+                    binding="upper")
     if p + delta >= 1:
         e_up = math.inf
     else:

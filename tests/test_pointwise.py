@@ -101,3 +101,15 @@ def test_bad_input():
         epsilon_pointwise(Uniform(0, 1), r=2, delta=0.1)
     with pytest.raises(ga.InfeasibleError, match="tails are too heavy"):
         epsilon_pointwise(Continuous(stats.cauchy()), r=0.5, delta=0.1, t=0.0)
+
+
+def test_true_values_whose_ball_holds_everything_are_skipped():
+    """At t = 0 the ball [-1, 1] is the whole support: no advantage, no constraint. The worst
+    case over t must still be finite and below the exact Laplace epsilon (exact.py)."""
+    from garesearch.exact import exact_epsilon
+    from garesearch.mechanisms import Laplace
+
+    u = Uniform(-1, 1)
+    assert epsilon_pointwise(u, r=1.0, delta=0.1, t=0.0).epsilon == math.inf
+    worst = epsilon_pointwise(u, r=1.0, delta=0.1)
+    assert 0 < worst.epsilon <= exact_epsilon(u, Laplace(), r=1.0, delta=0.1) * (1 + 1e-9)
