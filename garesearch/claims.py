@@ -2060,6 +2060,34 @@ def _s6_ships_sound():
     )
 
 
+@_entry("T2.printed_unsound")
+def _t2_printed_unsound():
+    from . import events
+
+    ce = events.theorem2_counterexample()
+    bound_ = ce["p"] + DELTA
+    return Evidence(
+        paper="advantage <= delta at eps = min_k eps_k",
+        computed=ce["advantage"],
+        checks=(
+            Check("exact posterior of an eps-DP mechanism (w.r.t. l_inf) at the printed eps "
+                  "<= Pr[X'] + delta", "result", "le", ce["posterior"], bound_),
+            Check("the same mechanism at garesearch's sound epsilon stays within delta",
+                  "result", "le", ce["advantage_sound"], DELTA),
+        ),
+        explanation=(
+            f"Wrong: two independent attributes on {{-4, 0, 4}} with Pr[0] = 0.08, t = (0, 0), "
+            f"r_i = 1, a_i = 4. The printed masses give eps_0 = inf (delta + Pr[X'_0] >= 1 with "
+            f"Pr[X'_0] = 1 - s^2 from g(a_i - 1)) and eps_k = {ce['epsilon_printed']:.4f}. "
+            "Releasing the l_inf distance to the nearest correct record plus Laplace noise is "
+            f"eps-DP w.r.t. l_inf, and its exact posterior is {ce['posterior']:.4f} > "
+            f"Pr[X'] + delta = {bound_:.4f} (advantage {ce['advantage']:.3f}). The corrected "
+            f"construction (events.epsilon_for_goal) gives eps = {ce['epsilon_sound']:.4f}, "
+            f"where the same mechanism's advantage is {ce['advantage_sound']:.3f}."
+        ),
+    )
+
+
 # ==========================================================================================
 # App. A
 # ==========================================================================================

@@ -97,6 +97,7 @@ EXPECTED = {
     "S6.salary_sound": "WRONG",
     "S6.ships_sound": "WRONG",
     "B.1_d_delta": "TYPO",
+    "T2.printed_unsound": "WRONG",
 }
 
 
@@ -378,3 +379,16 @@ def test_write_report(tmp_path, results):
         assert claim_id in page
     assert "<style>" in page and "<script" not in page and "http" not in page
     assert json.loads((tmp_path / "claims.json").read_text(encoding="utf-8"))
+
+
+def test_theorem2_printed_counterexample_recomputed():
+    """T2.printed_unsound: the printed eps_k (s = 0.08, delta = 0.1, a = 4) and the exact
+    posterior p / (p + (1 - p) e^{-4 eps}) for outputs y <= 0, typed here."""
+    s, d = 0.08, 0.1
+    eps = -math.log(s / (1 - s) * (1 / (d + s) - 1)) / 4
+    p = 1 - (1 - s) ** 2
+    post = p / (p + (1 - p) * math.exp(-4 * eps))
+    assert post > p + d
+    res = claims.check_claim("T2.printed_unsound")
+    assert res.verdict == "WRONG"
+    assert res.evidence.computed == pytest.approx(post - p, rel=1e-9)
