@@ -59,6 +59,7 @@ import mpmath
 import numpy as np
 
 from . import noise as _noise
+from ._backend import MPMATH
 from ._evaluate import check, evaluate, finish, to_values, workdps
 from .bound import epsilon_for_advantage
 from .errors import InfeasibleError, ParameterError
@@ -133,8 +134,14 @@ def chi_required_formula(epsilon, delta, advantage, p, q, B):
     same type as the inputs
         The required :math:`\underline\chi`.
     """
+    return delta / _chi_denominator(epsilon, advantage, p, q, B)
+
+
+def _chi_denominator(epsilon, advantage, p, q, B):
+    r""":math:`\frac{p+\epsilon'}{1-(p+\epsilon')}\frac{q}{p} - e^{\epsilon}`, the denominator of
+    :func:`chi_required_formula` (App. B.1): the request is feasible only where it is positive."""
     s = p + advantage
-    return delta / (s / (1 - s) * q / p - B.exp(epsilon))
+    return s / (1 - s) * q / p - B.exp(epsilon)
 
 
 def adp_posterior_bound_formula(epsilon, delta, chibar, p, q, B):
@@ -214,7 +221,12 @@ def beta_bound_formula(epsilon, b, C, B):
     same type as the inputs
         The bound on :math:`\beta`.
     """
-    return (epsilon - b) / (epsilon - 1 - B.log(b / (4 * C)))
+    return (epsilon - b) / _beta_denominator(epsilon, b, C, B)
+
+
+def _beta_denominator(epsilon, b, C, B):
+    r""":math:`\epsilon - 1 - \ln(b/(4C))`, the denominator of :func:`beta_bound_formula` (App. B.2)."""
+    return epsilon - 1 - B.log(b / (4 * C))
 
 
 def lambert_argument_formula(epsilon, alpha, beta, c, B, typo=False):
@@ -436,9 +448,8 @@ def confidence_for_advantage(
         if v["p"] + v["advantage"] >= 1:
             return B1Result(advantage=finish(v["advantage"], dps), confidence=1.0,
                             noise_radius=math.inf, chi=0.0)
-        s = v["p"] + v["advantage"]
         B = _noise._backend(dps)
-        denom = s / (1 - s) * v["q"] / v["p"] - B.exp(v["epsilon"])
+        denom = _chi_denominator(v["epsilon"], v["advantage"], v["p"], v["q"], B)
         if denom <= 0:
             raise InfeasibleError(
                 f"no output can keep the advantage within {float(v['advantage']):.6g}: even "
@@ -640,7 +651,7 @@ def beta_bound(*, epsilon, b, C=1.0, dps: int | None = None):
         check("b", v["b"], 0, v["epsilon"])
         check("C", v["C"], 0, np.inf)
         B = _noise._backend(dps)
-        den = v["epsilon"] - 1 - B.log(v["b"] / (4 * v["C"]))
+        den = _beta_denominator(v["epsilon"], v["b"], v["C"], B)
         out = evaluate(beta_bound_formula, v, dps)
         inf = np.inf if dps is None else mpmath.inf
         if dps is None:
@@ -762,7 +773,7 @@ class SmoothLaplaceParameters:
         with mpmath.workdps(dps):
             e, a, be, c, b = (mpmath.mpf(x) for x in (self.epsilon, self.alpha, self.beta,
                                                       self.c, self.b))
-            r = 4 * mpmath.exp(e - a - 1 - (e - a - b) / be) * c / b
+            r = smooth_laplace_ratio_formula(e - a, b, be, c, MPMATH)
             return {
                 "requirement": 1 - r - mpmath.exp(-a),
                 "budget": e - a - be - b,
@@ -848,14 +859,18 @@ def search_smooth_laplace(*, epsilon, beta, c, n_alpha: int = 400) -> SmoothLapl
     hi = grid[min(i + 1, len(grid) - 1)]
     from scipy.optimize import minimize_scalar
 
-    res = minimize_scalar(lambda a: -_best_b(eps, a, be, cc)[0] if np.isfinite(
-        _best_b(eps, a, be, cc)[0]) else 1e300, bounds=(lo, hi), method="bounded",
-        options={"xatol": 1e-12 * max(eps, 1)})
+    def objective(a):
+        best = _best_b(eps, a, be, cc)[0]
+        return -best if np.isfinite(best) else 1e300
+
+    res = minimize_scalar(objective, bounds=(lo, hi), method="bounded",
+                          options={"xatol": 1e-12 * max(eps, 1)})
     alpha = float(res.x) if -res.fun >= values[i] else float(grid[i])
     b, inter = _best_b(eps, alpha, be, cc)
     e1 = eps - alpha
-    delta = 2 * math.exp(e1 - 1 - (e1 - b) / be)
-    ratio = 4 * math.exp(e1 - 1 - (e1 - b) / be) * cc / b
+    growth = math.exp(e1 - 1 - (e1 - b) / be)
+    delta = 2 * growth
+    ratio = 4 * growth * cc / b
     return SmoothLaplaceParameters(
         epsilon=eps, alpha=alpha, beta=be, c=cc, b=float(b), delta=delta, ratio=ratio,
         noise_scale=cc / float(b), lambert_interval=tuple(float(x) for x in inter),
