@@ -293,32 +293,19 @@ def _pointwise(args, prior) -> dict:
         raise ParameterError("--R does not apply to --construction pointwise (it has no comparison set)")
     res = epsilon_pointwise(prior, r=_one_r(args.r), delta=args.delta, t=_true_value(args.t, prior),
                             sides=args.sides)
-    t = res.t.item() if hasattr(res.t, "item") else res.t
-    return {
-        "method": "pointwise",
-        "epsilon": res.epsilon,
-        "laplace_scale": res.laplace_scale(args.sensitivity),
-        "sensitivity": args.sensitivity,
-        "t": t,
-        "t_given": args.t is not None,
-        "r": res.r,
-        "delta": res.delta,
-        "p": res.p,
-        "posterior_bound": res.posterior_bound(),
-        "epsilon_upper": res.epsilon_upper,
-        "epsilon_lower": res.epsilon_lower,
-        "binding": res.binding,
-        "construction": "pointwise",
-        "prior": repr(prior),
-    }
+    return _report(res, args, prior, method="pointwise", construction="pointwise")
 
 
 def _attribute_report(res, args, prior) -> dict:
-    t = res.t
-    if hasattr(t, "item"):
-        t = t.item()
+    return _report(res, args, prior, method="attribute", construction=res.construction,
+                   q=res.q, a=res.a, distance=res.distance)
+
+
+def _report(res, args, prior, *, method, construction, **comparison) -> dict:
+    """The report of one attribute's result; ``comparison`` (q, a, distance) follows the posterior bound."""
+    t = res.t.item() if hasattr(res.t, "item") else res.t
     return {
-        "method": "attribute",
+        "method": method,
         "epsilon": res.epsilon,
         "laplace_scale": res.laplace_scale(args.sensitivity),
         "sensitivity": args.sensitivity,
@@ -328,13 +315,11 @@ def _attribute_report(res, args, prior) -> dict:
         "delta": res.delta,
         "p": res.p,
         "posterior_bound": res.posterior_bound(),
-        "q": res.q,
-        "a": res.a,
-        "distance": res.distance,
+        **comparison,
         "epsilon_upper": res.epsilon_upper,
         "epsilon_lower": res.epsilon_lower,
         "binding": res.binding,
-        "construction": res.construction,
+        "construction": construction,
         "prior": repr(prior),
     }
 
