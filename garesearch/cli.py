@@ -414,13 +414,7 @@ def _goal_t(text, priors) -> dict | None:
 
 def _goal(args, tree, priors) -> dict:
     """AND/OR goal over several attributes (Sec. 4.2-4.3, :mod:`garesearch.events`)."""
-    try:
-        from . import events
-    except ImportError:  # pragma: no cover - only without garesearch.events
-        raise ParameterError(
-            "AND/OR goals over several attributes are not supported in this installation "
-            "(garesearch.events is missing)"
-        ) from None
+    from . import events
 
     rs = _rs(args.r, list(priors))
     atts = {name: events.Attribute(prior, r=rs[name], name=name) for name, prior in priors.items()}

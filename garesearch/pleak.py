@@ -810,13 +810,7 @@ def epsilon_for_pleak_goal(
 
 def _events_goal(goal, knowledge, *, delta, t, construction, sides):
     """AND/OR over several columns (Sec. 4.2-4.3) via :func:`garesearch.events.epsilon_for_goal`."""
-    try:
-        from . import events
-    except ImportError:  # pragma: no cover - only without garesearch.events
-        raise ParameterError(
-            "AND/OR goals over several attributes are not supported in this installation "
-            "(garesearch.events is missing)"
-        ) from None
+    from . import events
 
     atts: dict[str, Any] = {}
 
