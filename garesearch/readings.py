@@ -92,6 +92,17 @@ def posterior_belief_bound(*, epsilon, p, dps: int | None = None):
     return bound.posterior_bound(epsilon=epsilon, p=p, dps=dps)
 
 
+def _world_prior(m, dps):
+    """The uniform prior ``1/m`` of one of Lee and Clifton's ``m > 1`` worlds (float or mpmath)."""
+    mm = np.asarray(m, dtype=float)
+    check("m", mm, 1, np.inf)
+    if dps is None:
+        return 1 / mm
+    import mpmath
+
+    return 1 / mpmath.mpf(m)
+
+
 def lee_clifton_posterior(*, epsilon, m, distance=1.0, dps: int | None = None):
     r"""Lee and Clifton's bound on the posterior of the true world among ``m`` (module doc).
 
@@ -115,9 +126,7 @@ def lee_clifton_posterior(*, epsilon, m, distance=1.0, dps: int | None = None):
     float, ndarray or mpmath.mpf
         The bound on the posterior of the true world.
     """
-    mm = np.asarray(m, dtype=float)
-    check("m", mm, 1, np.inf)
-    p = 1 / mm if dps is None else 1 / __import__("mpmath").mpf(m)
+    p = _world_prior(m, dps)
     return bound.posterior_bound(epsilon=epsilon, p=p, q=1 - p, a=distance, dps=dps)
 
 
@@ -151,15 +160,12 @@ def lee_clifton_epsilon(*, rho, m, distance=1.0, dps: int | None = None):
     ParameterError
         Unless :math:`1/m < \rho < 1`.
     """
-    mm = np.asarray(m, dtype=float)
-    check("m", mm, 1, np.inf)
+    p = _world_prior(m, dps)
     if dps is None:
-        p = 1 / mm
         r = np.asarray(rho, dtype=float)
     else:
         import mpmath
 
-        p = 1 / mpmath.mpf(m)
         r = mpmath.mpf(rho)
     check("rho - 1/m", r - p, 0, 1 - p)
     return bound.epsilon_for_advantage(delta=r - p, p=p, q=1 - p, a=distance, dps=dps)
