@@ -470,11 +470,9 @@ def _derivation_checks(claim_id: str) -> tuple[Check, ...]:
 @_cached
 def _exact_violations() -> list[dict]:
     """Counterexamples to Eq. (main) with exponent a from :mod:`garesearch.exact` (exact
-    posteriors of Laplace and generalised Cauchy mechanisms); empty if that module is absent."""
-    try:
-        from . import exact
-    except ImportError:  # pragma: no cover
-        return []
+    posteriors of Laplace and generalised Cauchy mechanisms)."""
+    from . import exact
+
     return [rec for rec in exact.soundness_counterexamples() if rec.get("violated")]
 
 
@@ -1440,10 +1438,8 @@ def _shared_randomness_pair() -> tuple[float, float]:
 
 
 def _composition(kind: str, eps, p=None) -> float:
-    try:
-        from . import composition
-    except ImportError:  # pragma: no cover - composition ships with garesearch
-        return float(np.sum(eps)) if kind == "sequential" else float(np.linalg.norm(eps, _dual(p)))
+    from . import composition
+
     if kind == "sequential":
         return float(composition.sequential_epsilon(list(map(float, eps))))
     return float(composition.composed_epsilon(list(map(float, eps)), p=p))
