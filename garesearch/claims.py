@@ -567,20 +567,21 @@ def epsilon_against_a(name: str, a, *, construction: str = "paper"):
 @_cached
 def _best_a(name: str, construction: str, sides: str = "upper") -> attribute.AttributeResult:
     """The best comparison set at ``t = mu`` (garesearch's exact optimisation)."""
-    R = _example_R(name) if construction == "paper" else None
-    return attribute.epsilon_for_attribute(
-        _example_prior(name), r=_EXAMPLES[name]["r"], delta=_EXAMPLES[name]["delta"],
-        t=_example_t(name), R=R, sides=sides, construction=construction,
-    )
+    return _example_attribute(name, construction, sides, _example_t(name))
 
 
 @_cached
 def _worst_t(name: str, construction: str, sides: str = "upper") -> attribute.AttributeResult:
     """The worst true value (``t=None``), garesearch's search over ``t``."""
+    return _example_attribute(name, construction, sides, None)
+
+
+def _example_attribute(name: str, construction: str, sides: str, t) -> attribute.AttributeResult:
+    """:func:`garesearch.attribute.epsilon_for_attribute` on a Sec. 6 example at true value ``t``."""
     R = _example_R(name) if construction == "paper" else None
     return attribute.epsilon_for_attribute(
         _example_prior(name), r=_EXAMPLES[name]["r"], delta=_EXAMPLES[name]["delta"],
-        R=R, sides=sides, construction=construction,
+        t=t, R=R, sides=sides, construction=construction,
     )
 
 
@@ -2038,10 +2039,7 @@ def _s6_ships_opt_a():
 
 @_entry("S6.ships_sound")
 def _s6_ships_sound():
-    best = attribute.epsilon_for_attribute(
-        _example_prior("ships"), r=SHIPS["r"], delta=SHIPS["delta"], t=0.0, sides="both",
-        construction="sound",
-    )
+    best = _best_a("ships", "sound", "both")  # at t = mu = 0
     scale = best.laplace_scale(1.0)
     return Evidence(
         paper=SHIPS["scale"], computed=scale,
