@@ -846,7 +846,7 @@ def _resolve_a(atts, a, tv) -> list[float] | None:
     if a is None:
         return None
     if _is_real(a):
-        return [_clip_a(att, float(a), t) for att, t in zip(atts, tv, strict=True)]
+        return _clipped(atts, tv, float(a))
     if isinstance(a, dict):
         a = [a.get(att.name) for att in atts]
     if not isinstance(a, Sequence) or len(a) != len(atts):
@@ -864,10 +864,29 @@ def _clip_a(att, a, t) -> float:
     return min(max(a, att.r), att.a_max(t))
 
 
+def _clipped(atts, tv, a) -> list[float]:
+    """Each attribute's radius :func:`_clip_a` for the common radius ``a``."""
+    return [_clip_a(att, a, t) for att, t in zip(atts, tv, strict=True)]
+
+
+def _largest_a(atts, tv) -> float:
+    """The largest common radius worth trying: the largest :math:`R_i` over the attributes."""
+    return max(att.a_max(t) for att, t in zip(atts, tv, strict=True))
+
+
+def _best_common_radii(atts, tv, eps_at) -> list[float]:
+    """The radii, clipped from the common radius that maximises ``eps_at(radii)`` (Sec. 4.2's
+    single ``a``); from :func:`_largest_a` when no radius gives a finite value."""
+    best_a, _ = _common_a_candidates(atts, tv, lambda x: eps_at(_clipped(atts, tv, x)))
+    if best_a is None:
+        best_a = _largest_a(atts, tv)
+    return _clipped(atts, tv, best_a)
+
+
 def _common_a_candidates(atts, tv, fun):
     """Best common radius: exact breakpoints of finite priors plus a bracketed Brent search."""
     lo = min(att.r for att in atts)
-    hi = max(att.a_max(t) for att, t in zip(atts, tv, strict=True))
+    hi = _largest_a(atts, tv)
     cands = [hi]
     for att, t in zip(atts, tv, strict=True):
         if att.finite:
@@ -990,22 +1009,17 @@ def _and_one_t(atts, tv, delta, norm, a, sides, construction, radii="common"):
     extra = {}
     avec = _resolve_a(atts, a, tv)
 
-    def eps_common(x):
-        av = [_clip_a(att, x, t) for att, t in zip(atts, tv, strict=True)]
+    def eps_at(av):
         return _and_upper_at(atts, tv, delta, norm, av, construction)[0]
 
     if avec is None:
         if p + delta >= 1:
-            best_a = max(att.a_max(t) for att, t in zip(atts, tv, strict=True))
+            avec = _clipped(atts, tv, _largest_a(atts, tv))
         else:
-            best_a, _ = _common_a_candidates(atts, tv, eps_common)
-            if best_a is None:
-                best_a = max(att.a_max(t) for att, t in zip(atts, tv, strict=True))
-        avec = [_clip_a(att, best_a, t) for att, t in zip(atts, tv, strict=True)]
+            avec = _best_common_radii(atts, tv, eps_at)
         if radii == "each" and len(atts) > 1 and p + delta < 1:
-            extra["common_a"] = _and_upper_at(atts, tv, delta, norm, avec, construction)[0]
-            avec, _, extra["local_optimum"] = optimise_radii(
-                lambda v: _and_upper_at(atts, tv, delta, norm, v, construction)[0], atts, tv, avec)
+            extra["common_a"] = eps_at(avec)
+            avec, _, extra["local_optimum"] = optimise_radii(eps_at, atts, tv, avec)
     e_up, odds, D = _and_upper_at(atts, tv, delta, norm, avec, construction)
     if sides == "upper":
         low = math.inf
@@ -1077,11 +1091,7 @@ def _or_one_t(terms, atts, tv, delta, norm, a, sides, construction, method, radi
         if not all(len(term) == 1 for term in terms):
             raise ParameterError("construction='paper' (Theorem 2) covers an OR of single attributes only")
         if avec is None:
-            best_a, _ = _common_a_candidates(
-                atts, tv, lambda x: _paper_theorem2_at(
-                    atts, tv, delta, norm, [_clip_a(att, x, t) for att, t in zip(atts, tv, strict=True)])[0])
-            best_a = best_a if best_a is not None else max(att.a_max(t) for att, t in zip(atts, tv, strict=True))
-            avec = [_clip_a(att, best_a, t) for att, t in zip(atts, tv, strict=True)]
+            avec = _best_common_radii(atts, tv, lambda av: _paper_theorem2_at(atts, tv, delta, norm, av)[0])
         e, parts = _paper_theorem2_at(atts, tv, delta, norm, avec)
         low = float(bound.eps_ub(delta=delta, p=p_or, R=diam)) if (
             sides == "both" and math.isfinite(diam) and 0 < p_or < 1) else math.inf
@@ -1103,19 +1113,15 @@ def _or_one_t(terms, atts, tv, delta, norm, a, sides, construction, method, radi
             if method == "blocks":
                 raise ParameterError("method='blocks' needs the AND-sets of the OR to share no attribute")
         else:
-            def eps_common(x):
-                av = [_clip_a(att, x, t) for att, t in zip(atts, tv, strict=True)]
+            def eps_at(av):
                 return _blocks_at(terms, atts, tv, delta, norm, av, p_or)[0]
 
             av = avec
             if av is None:
-                best_a, _ = _common_a_candidates(atts, tv, eps_common)
-                best_a = best_a if best_a is not None else max(att.a_max(t) for att, t in zip(atts, tv, strict=True))
-                av = [_clip_a(att, best_a, t) for att, t in zip(atts, tv, strict=True)]
+                av = _best_common_radii(atts, tv, eps_at)
                 if radii == "each" and len(atts) > 1 and p_or + delta < 1:
-                    info["common_a"] = _blocks_at(terms, atts, tv, delta, norm, av, p_or)[0]
-                    av, _, info["local_optimum"] = optimise_radii(
-                        lambda v: _blocks_at(terms, atts, tv, delta, norm, v, p_or)[0], atts, tv, av)
+                    info["common_a"] = eps_at(av)
+                    av, _, info["local_optimum"] = optimise_radii(eps_at, atts, tv, av)
             e, alpha, D = _blocks_at(terms, atts, tv, delta, norm, av, p_or)
             candidates["blocks"] = (e, alpha, D, tuple(av))
     if not candidates:
