@@ -172,7 +172,10 @@ def _root(fun, scale):
             lo, hi = lo / 8, lo
             if lo * scale < 1e-30:
                 return 0.0
-    f = lambda x: (fun(x) if math.isfinite(fun(x)) else -1e300)  # noqa: E731
+    def f(x):
+        value = fun(x)
+        return value if math.isfinite(value) else -1e300
+
     return brentq(f, lo, hi, xtol=1e-300, rtol=1e-15, maxiter=500)
 
 
