@@ -106,9 +106,10 @@ class Mechanism(ABC):
         upper = u1 > 0  # both in the upper tail: difference of survival functions
         lower = u2 < 0
         with np.errstate(divide="ignore", invalid="ignore"):
-            tail_up = _log_diff(self.std_logsf(u1), self.std_logsf(u2))
-            tail_dn = _log_diff(self.std_logcdf(u2), self.std_logcdf(u1))
-            mid = np.log1p(-(np.exp(self.std_logcdf(u1)) + np.exp(self.std_logsf(u2))))
+            logcdf1, logsf2 = self.std_logcdf(u1), self.std_logsf(u2)
+            tail_up = _log_diff(self.std_logsf(u1), logsf2)
+            tail_dn = _log_diff(self.std_logcdf(u2), logcdf1)
+            mid = np.log1p(-(np.exp(logcdf1) + np.exp(logsf2)))
         out = np.where(upper, tail_up, np.where(lower, tail_dn, mid))
         return np.where(u2 > u1, out, -np.inf)
 
