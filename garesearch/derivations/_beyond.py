@@ -19,11 +19,10 @@ import mpmath
 import sympy as sp
 
 from ._core import (
-    PROVED,
     Derivation,
     derivation,
-    latex,
     mp,
+    proved,
     require,
     require_zero,
     workdps,
@@ -59,18 +58,7 @@ def _vanishes(expr) -> bool:
 
 
 def _record(name, statement, detail, summary, conditions):
-    return Derivation(
-        name=name,
-        location=LOCATION,
-        statement=statement,
-        latex=latex(statement),
-        status=PROVED,
-        conditions=conditions,
-        counterexample=None,
-        detail=detail,
-        summary=summary,
-        claims=(),
-    )
+    return proved(name, LOCATION, statement, detail, summary, conditions)
 
 
 def _normal_cdf(z):

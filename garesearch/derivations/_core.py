@@ -230,6 +230,22 @@ def workdps():
     return mpmath.workdps(DPS)
 
 
+def proved(name, location, statement, detail, summary, conditions, claims=()) -> Derivation:
+    """The record of a result that holds as stated (status :data:`PROVED`, no counterexample)."""
+    return Derivation(
+        name=name,
+        location=location,
+        statement=statement,
+        latex=latex(statement),
+        status=PROVED,
+        conditions=conditions,
+        counterexample=None,
+        detail=detail,
+        summary=summary,
+        claims=claims,
+    )
+
+
 def latex(expr) -> str:
     """LaTeX of a sympy expression (symbols whose names are LaTeX already print verbatim)."""
     raw = {

@@ -20,11 +20,10 @@ import sympy as sp
 from .. import noise
 from .._backend import MPMATH, NUMPY, sympy_backend
 from ._core import (
-    PROVED,
     Derivation,
     derivation,
-    latex,
     mp,
+    proved,
     reduce_mod_square,
     require,
     require_zero,
@@ -81,18 +80,8 @@ def _numeric_checks(kind: str, float_path: bool = True) -> dict:
 
 
 def _record(name, what, statement, detail, summary, conditions, claims=()):
-    return Derivation(
-        name=name,
-        location=f"App. A.1; garesearch.noise.{what} (sympy backend)",
-        statement=statement,
-        latex=latex(statement),
-        status=PROVED,
-        conditions=conditions,
-        counterexample=None,
-        detail=detail,
-        summary=summary,
-        claims=claims,
-    )
+    location = f"App. A.1; garesearch.noise.{what} (sympy backend)"
+    return proved(name, location, statement, detail, summary, conditions, claims)
 
 
 @derivation
