@@ -52,7 +52,7 @@ from collections.abc import Callable
 import numpy as np
 
 from . import bound
-from ._evaluate import check, finish, to_values
+from ._evaluate import check, finish, to_values, workdps
 from .errors import InfeasibleError, ParameterError
 
 __all__ = [
@@ -126,8 +126,9 @@ def lee_clifton_posterior(*, epsilon, m, distance=1.0, dps: int | None = None):
     float, ndarray or mpmath.mpf
         The bound on the posterior of the true world.
     """
-    p = _world_prior(m, dps)
-    return bound.posterior_bound(epsilon=epsilon, p=p, q=1 - p, a=distance, dps=dps)
+    with workdps(dps):  # 1/m and 1 - 1/m at the working precision
+        p = _world_prior(m, dps)
+        return bound.posterior_bound(epsilon=epsilon, p=p, q=1 - p, a=distance, dps=dps)
 
 
 def lee_clifton_epsilon(*, rho, m, distance=1.0, dps: int | None = None):
@@ -160,15 +161,16 @@ def lee_clifton_epsilon(*, rho, m, distance=1.0, dps: int | None = None):
     ParameterError
         Unless :math:`1/m < \rho < 1`.
     """
-    p = _world_prior(m, dps)
-    if dps is None:
-        r = np.asarray(rho, dtype=float)
-    else:
-        import mpmath
+    with workdps(dps):  # 1/m, rho - 1/m and 1 - 1/m at the working precision
+        p = _world_prior(m, dps)
+        if dps is None:
+            r = np.asarray(rho, dtype=float)
+        else:
+            import mpmath
 
-        r = mpmath.mpf(rho)
-    check("rho - 1/m", r - p, 0, 1 - p)
-    return bound.epsilon_for_advantage(delta=r - p, p=p, q=1 - p, a=distance, dps=dps)
+            r = mpmath.mpf(rho)
+        check("rho - 1/m", r - p, 0, 1 - p)
+        return bound.epsilon_for_advantage(delta=r - p, p=p, q=1 - p, a=distance, dps=dps)
 
 
 def worst_case_advantage(*, epsilon):

@@ -116,3 +116,19 @@ def test_plot_readings():
     ys = ax.get_lines()[2].get_ydata()
     assert ys[-1] == pytest.approx(math.tanh(3 / 4))
     plt.close(ax.figure)
+
+
+@pytest.mark.parametrize("m", [3, 7, 7.5, 10])
+def test_lee_clifton_high_precision_any_m(m):
+    """The dps path reads 1/m at the working precision (it used to fail on p + q - 1 ~ 1e-17).
+    Reference: (1/a) ln((m-1) rho / (1 - rho)), typed from Lee and Clifton, at 40 digits."""
+    import mpmath
+
+    from garesearch import readings
+
+    with mpmath.workdps(40):
+        ref = mpmath.log((mpmath.mpf(m) - 1) * mpmath.mpf("0.6") / mpmath.mpf("0.4")) / 2
+        got = readings.lee_clifton_epsilon(rho="0.6", m=m, distance=2, dps=40)
+        assert abs(got - ref) < mpmath.mpf("1e-35")
+        post = readings.lee_clifton_posterior(epsilon=ref, m=m, distance=2, dps=40)
+        assert abs(post - mpmath.mpf("0.6")) < mpmath.mpf("1e-35")
