@@ -1203,6 +1203,7 @@ def _kernel_masses(att: Attribute, t, x, eps):
 
 
 _GL = np.polynomial.legendre.leggauss(12)
+_GRID_BUDGET = 2_000_000  # largest tensor-product grid of or_lower_ratio
 
 
 def _panels(prior, a, b, n):
@@ -1256,6 +1257,15 @@ def or_lower_ratio(terms, atts, tv, eps, n: int = 40) -> float:
     :math:`\ell_p` norm and every output; see :func:`_or_lower_pointwise`.  Tensor-product
     quadrature with ``n`` panels per attribute (exact sums for finite priors)."""
     nodes = [_nodes(att, t, eps, n) for att, t in zip(atts, tv, strict=True)]
+    while math.prod(len(nd[1]) for nd in nodes) > _GRID_BUDGET and n > 4:
+        n //= 2  # fewer panels per attribute: the tensor grid must fit in memory
+        nodes = [_nodes(att, t, eps, n) for att, t in zip(atts, tv, strict=True)]
+    if math.prod(len(nd[1]) for nd in nodes) > _GRID_BUDGET:
+        raise ParameterError(
+            "sides: the lower side of this OR goal needs a quadrature grid of "
+            f"{math.prod(len(nd[1]) for nd in nodes):.3g} points (more than {_GRID_BUDGET:.0e}); "
+            "use sides='upper', or fewer continuous attributes"
+        )
     index = {id(a): i for i, a in enumerate(atts)}
     ks, ms = zip(*(_kernel_masses(att, t, nd[0], eps) for att, t, nd in zip(atts, tv, nodes, strict=True)), strict=True)
     dim = len(atts)

@@ -636,3 +636,21 @@ def test_theorem2_counterexample_by_hand():
     assert out["advantage"] > delta + 0.05  # 0.161 > 0.1
     # the corrected construction keeps the same mechanism within delta
     assert out["advantage_sound"] <= delta
+
+
+def test_or_lower_side_grid_fits_in_memory(monkeypatch):
+    """Three continuous attributes used to need a (504, 480, 504) grid. The grid is now
+    bounded; fewer panels per attribute leave the lower-side ratio unchanged to 1e-8 on a
+    two-attribute goal (full grid vs a budget that forces fewer panels)."""
+    import garesearch.events as ev
+
+    x = ev.Attribute(Normal(0, 1), r=0.3, name="x")
+    y = ev.Attribute(Uniform(0, 4), r=0.3, name="y")
+    z = ev.Attribute(Normal(0, 2), r=0.3, name="z")
+    res = ev.epsilon_for_goal(x | (y & z), delta=0.1, t={"x": 0.0, "y": 2.0, "z": 0.0})
+    assert 0 < res.epsilon_lower < math.inf
+    terms, atts, tv = [(x,), (z,)], [x, z], [0.0, 0.0]
+    full = ev.or_lower_ratio(terms, atts, tv, 0.2)
+    monkeypatch.setattr(ev, "_GRID_BUDGET", 20_000)
+    small = ev.or_lower_ratio(terms, atts, tv, 0.2)
+    assert small == pytest.approx(full, rel=1e-8)
