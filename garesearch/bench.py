@@ -41,6 +41,19 @@ itself fails).
     A failing command is timed all the same and its exit status reported
     (``reproduce_exit_status``, ``tests_exit_status``; 0 means it passed).
     Targets <= 120 s and <= 300 s.
+``derivations_s``
+    Wall time of ``from garesearch import derivations; derivations.all_derivations()`` in a
+    fresh interpreter (imports included), every symbolic derivation of the paper's results.
+    Skipped with ``--skip-derivations``, then ``null``.  Target <= 30 s.
+``notebook_max_s``
+    Execution time of the slowest notebook in ``notebooks/``, each run top to bottom on a
+    fresh kernel, one at a time (:func:`garesearch.reproduce.execute_notebook`, kernel
+    start-up included); ``notebook_slowest`` names it and ``notebook_failures`` counts the
+    notebooks that failed (timed all the same).  When ``make reproduce`` was timed in the
+    same run and succeeded, its ``output/timings.tsv`` is reused instead of running the
+    notebooks again (``notebook_times_from`` says which).  Skipped with
+    ``--skip-notebooks`` (or when there is no ``notebooks/`` folder), then ``null``.
+    Target <= 60 s.
 """
 
 from __future__ import annotations
@@ -61,11 +74,13 @@ import numpy as np
 
 __all__ = [
     "TARGETS",
+    "derivations_time",
     "float_vs_mp_error",
     "import_ratio",
     "machine",
     "main",
     "mp50_time",
+    "notebook_times",
     "optimise_gap",
     "optimise_time",
     "run_benchmarks",
@@ -82,6 +97,8 @@ TARGETS: dict[str, tuple[float, str]] = {
     "float_vs_mp_max_rel_err": (1e-12, "float64 vs. 50-digit path, p in [1e-12, 1-1e-12]"),
     "reproduce_s": (120.0, "make reproduce, s"),
     "tests_s": (300.0, "make test, s"),
+    "derivations_s": (30.0, "all symbolic derivations in a fresh interpreter, s"),
+    "notebook_max_s": (60.0, "slowest notebook on a fresh kernel, s"),
 }
 
 _SALARY = {"mu": 2000.0, "sigma": 235.7, "r": 100.0, "delta": 0.1}
@@ -316,6 +333,55 @@ def _make(target: str, log=None) -> tuple[float | None, int | None]:
     return seconds, proc.returncode
 
 
+def derivations_time() -> dict[str, float]:
+    """Wall time of every symbolic derivation in a fresh interpreter, imports included."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(_root()), env.get("PYTHONPATH")]))
+    code = "from garesearch import derivations as d; d.all_derivations()"
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], env=env, check=True)
+    return {"derivations_s": time.perf_counter() - t0}
+
+
+def _timings_tsv(path: Path) -> dict[str, tuple[float, bool]]:
+    """Notebook rows of a ``timings.tsv`` written by ``python -m garesearch reproduce``."""
+    rows = {}
+    for line in path.read_text(encoding="utf-8").splitlines()[1:]:
+        name, seconds, status = line.split("\t")
+        if name.endswith(".ipynb"):
+            rows[name] = (float(seconds), status == "ok")
+    return rows
+
+
+def notebook_times(folder: str | Path | None = None, *, timings: str | Path | None = None):
+    """Execution time of the slowest notebook in ``folder`` (default: ``notebooks/``).
+
+    Each notebook runs top to bottom on a fresh kernel, one after the other; with
+    ``timings`` (a ``timings.tsv`` of ``python -m garesearch reproduce``) its notebook rows
+    are read instead.  Returns ``notebook_max_s``, ``notebook_slowest``,
+    ``notebook_failures`` and ``notebook_count`` (``notebook_max_s`` is ``None`` when
+    there is no notebook).
+    """
+    if timings is not None:
+        rows = _timings_tsv(Path(timings))
+        source = str(timings)
+    else:
+        from .reproduce import execute_notebook, find_notebooks
+
+        folder = Path(folder) if folder is not None else _root() / "notebooks"
+        runs = [execute_notebook(path) for path in find_notebooks(folder)] if folder.is_dir() else []
+        rows = {run.name: (run.seconds, run.ok) for run in runs}
+        source = "executed"
+    slowest = max(rows, key=lambda name: rows[name][0]) if rows else None
+    return {
+        "notebook_max_s": rows[slowest][0] if rows else None,
+        "notebook_slowest": slowest,
+        "notebook_failures": sum(not ok for _, ok in rows.values()),
+        "notebook_count": len(rows),
+        "notebook_times_from": source,
+    }
+
+
 def machine() -> dict[str, object]:
     """CPU model, cores, load, Python and library versions of this run."""
     import scipy
@@ -347,6 +413,8 @@ def run_benchmarks(
     size: int = 10**6,
     skip_reproduce: bool = False,
     skip_tests: bool = False,
+    skip_derivations: bool = False,
+    skip_notebooks: bool = False,
     log=None,
 ) -> dict[str, object]:
     """Run every benchmark; returns the measurements (see the module docstring).
@@ -379,6 +447,16 @@ def run_benchmarks(
         if not skip:
             say(f"running make {target} ...")
             out[f"{key}_s"], out[f"{key}_exit_status"] = _make(target, log)
+    out["derivations_s"] = None
+    if not skip_derivations:
+        say("timing the symbolic derivations ...")
+        out.update(derivations_time())
+    out["notebook_max_s"] = None
+    if not skip_notebooks:
+        tsv = _root() / "output" / "timings.tsv"
+        reuse = out["reproduce_exit_status"] == 0 and tsv.is_file()
+        say("reading the notebook timings of make reproduce ..." if reuse else "timing the notebooks ...")
+        out.update(notebook_times(timings=tsv if reuse else None))
     out["machine"] = machine()
     return out
 
@@ -413,7 +491,7 @@ def format_table(results: dict[str, object]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Command line: ``python -m garesearch.bench [--json] [--skip-reproduce] [--skip-tests]``."""
+    """Command line: ``python -m garesearch.bench [--json] [--skip-...]`` (see ``--help``)."""
     parser = argparse.ArgumentParser(
         prog="python -m garesearch.bench",
         description="Measure garesearch's speed and accuracy against its targets.",
@@ -421,6 +499,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     parser.add_argument("--skip-reproduce", action="store_true", help="do not time 'make reproduce'")
     parser.add_argument("--skip-tests", action="store_true", help="do not time 'make test'")
+    parser.add_argument(
+        "--skip-derivations", action="store_true", help="do not time the symbolic derivations"
+    )
+    parser.add_argument("--skip-notebooks", action="store_true", help="do not time the notebooks")
     parser.add_argument(
         "--repeat", type=int, default=15, help="runs of the import timing; the others scale with it"
     )
@@ -430,7 +512,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--repeat and --size must be at least 1")
     results = run_benchmarks(
         repeat=args.repeat, size=args.size, skip_reproduce=args.skip_reproduce,
-        skip_tests=args.skip_tests, log=sys.stderr,
+        skip_tests=args.skip_tests, skip_derivations=args.skip_derivations,
+        skip_notebooks=args.skip_notebooks, log=sys.stderr,
     )
     if args.json:
         print(json.dumps(results, indent=2))

@@ -21,23 +21,56 @@ KEYS = {
     "tests_s",
     "float_vs_mp_max_rel_err",
     "float_vs_mp_max_rel_err_q",
+    "derivations_s",
+    "notebook_max_s",
 }
 
 
 def test_bench_runs_and_reports_every_key(capsys):
     status = bench.main(
-        ["--json", "--repeat", "1", "--size", "1000", "--skip-reproduce", "--skip-tests"]
+        ["--json", "--repeat", "1", "--size", "1000", "--skip-reproduce", "--skip-tests",
+         "--skip-derivations", "--skip-notebooks"]
     )
     assert status == 0
     out = json.loads(capsys.readouterr().out)
     assert KEYS <= set(out)
     for key in ("import_ratio", "vector_ratio", "optimise_ms", "mp50_ms"):
         assert out[key] > 0, key
-    assert out["reproduce_s"] is None and out["tests_s"] is None  # skipped
+    for key in ("reproduce_s", "tests_s", "derivations_s", "notebook_max_s"):
+        assert out[key] is None, key  # skipped
     # accuracy, measured independently by the benchmark (mpmath at 40-50 digits)
     assert 0 <= out["optimise_rel_gap"] <= 1e-9
     assert 0 <= out["float_vs_mp_max_rel_err"] <= 1e-12
     assert out["machine"]["cores"] >= 1
+
+
+def test_notebook_times_executes_each_notebook(tmp_path):
+    import nbformat
+    from nbformat.v4 import new_code_cell, new_notebook
+
+    for name, source in (("quick", "x = 1"), ("slower", "import time\ntime.sleep(1.5)"),
+                         ("broken", "raise RuntimeError('on purpose')")):
+        nb = new_notebook(cells=[new_code_cell(source)])
+        nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+        nbformat.write(nb, tmp_path / f"{name}.ipynb")
+    out = bench.notebook_times(tmp_path)
+    assert out["notebook_count"] == 3
+    assert out["notebook_failures"] == 1
+    assert out["notebook_slowest"] == "slower.ipynb"
+    assert out["notebook_max_s"] >= 1.5  # it sleeps 1.5 s
+
+
+def test_notebook_times_reads_reproduce_timings(tmp_path):
+    tsv = tmp_path / "timings.tsv"
+    tsv.write_text("step\tseconds\tstatus\nfigures\t99.00\tok\na.ipynb\t12.50\tok\n"
+                   "b.ipynb\t31.25\tFAILED\ntotal\t140.00\tFAILED\n")
+    out = bench.notebook_times(timings=tsv)
+    assert out["notebook_max_s"] == 31.25 and out["notebook_slowest"] == "b.ipynb"
+    assert out["notebook_failures"] == 1 and out["notebook_count"] == 2
+
+
+def test_no_notebooks_is_none(tmp_path):
+    assert bench.notebook_times(tmp_path / "missing")["notebook_max_s"] is None
 
 
 def test_table_lists_every_target():
