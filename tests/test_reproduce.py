@@ -3,7 +3,6 @@ timings, and fails when anything fails."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import nbformat
@@ -68,12 +67,10 @@ def test_claims_step_skips_without_the_module(monkeypatch, tmp_path):
 
 
 @pytest.mark.slow
-def test_full_reproduce_under_two_minutes(tmp_path):
-    start = time.perf_counter()
+def test_full_reproduce(tmp_path):
+    # its two-minute target is measured by the benchmark (reproduce_s in garesearch/bench.py)
     code = reproduce.main(["--output", str(tmp_path / "output"),
                            "--notebooks", str(ROOT / "notebooks"), "--figures", str(tmp_path / "figures")])
-    elapsed = time.perf_counter() - start
     assert code == 0
-    assert elapsed < 120, f"reproduce took {elapsed:.0f} s"
     html = sorted(p.stem for p in (tmp_path / "output" / "notebooks").glob("*.html"))
     assert html == sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb"))
