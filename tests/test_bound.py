@@ -100,15 +100,27 @@ def test_eps_lb_ub_match_mpmath_oracle():
     assert worst < 1e-12
 
 
-def test_vectorised_equals_elementwise_and_mp_path():
+def _paper_two_sided(d, p):
+    """min(eps_lb, eps_ub) of Sec. 3.2 from the printed expression at 60 digits (inf if trivial)."""
+    with mpmath.workdps(60):
+        D, P = mpmath.mpf(d), mpmath.mpf(p)
+        lb = paper_eps_main(D, P, 1 - P, 1) if P + D < 1 else mpmath.inf
+        ub = paper_eps_main(D, 1 - P, P, 1) if P > D else mpmath.inf
+        return min(lb, ub)
+
+
+def test_vectorised_and_mp_path_match_oracle():
     ps = np.array([1e-12, 0.2, 0.45, 1 - 1e-12])[:, None]
     ds = np.array([1e-9, 0.1, 0.5])[None, :]
     out = ga.epsilon_for_advantage(delta=ds, p=ps)
     assert out.shape == (4, 3)
     for i in range(4):
         for j in range(3):
-            mp = ga.epsilon_for_advantage(delta=float(ds[0, j]), p=float(ps[i, 0]), dps=50)
-            assert out[i, j] == pytest.approx(float(mp), rel=1e-12)
+            d, p = float(ds[0, j]), float(ps[i, 0])
+            ref = _paper_two_sided(d, p)
+            assert out[i, j] == pytest.approx(float(ref), rel=1e-12)
+            mp = ga.epsilon_for_advantage(delta=d, p=p, dps=50)
+            assert abs(mp - ref) <= mpmath.mpf("1e-45") * ref
 
 
 def test_eq_main_matches_mpmath_oracle():
@@ -174,10 +186,15 @@ def test_eps_ub_is_eps_lb_mirrored(p, d):
 
 @settings(max_examples=100, deadline=None)
 @given(p=st.floats(min_value=1e-6, max_value=0.99), d=deltas)
-def test_float_and_mpmath_paths_agree(p, d):
+def test_float_and_mpmath_paths_match_oracle(p, d):
+    ref = _paper_two_sided(d, p)
     f = ga.epsilon_for_advantage(delta=d, p=p)
     m = ga.epsilon_for_advantage(delta=d, p=p, dps=30)
-    assert f == pytest.approx(float(m), rel=1e-12) if math.isfinite(f) else m == mpmath.inf
+    if ref == mpmath.inf:
+        assert f == math.inf and m == mpmath.inf
+    else:
+        assert f == pytest.approx(float(ref), rel=1e-12)
+        assert abs(m - ref) <= mpmath.mpf("1e-25") * ref
 
 
 @settings(max_examples=100, deadline=None)
