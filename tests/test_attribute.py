@@ -140,6 +140,15 @@ def test_piecewise_and_scipy_priors_agree_with_uniform():
     sc = ga.epsilon_for_attribute(Continuous(stats.uniform(0, 10)), r=1, delta=0.1, t=3.0)
     assert pw.epsilon == pytest.approx(u.epsilon, rel=1e-9)
     assert sc.epsilon == pytest.approx(u.epsilon, rel=1e-7)
+    # the upper side by brute force: X' = [2, 4], p = 0.2; the points of [0, 10] within D of
+    # all of X' outside it are [4 - D, 2) and (4, 2 + D], cut at 0 and 10; exponent D
+    DD = np.linspace(2.0001, 8, 60001)
+    q = (np.minimum(DD - 2, 2) + np.minimum(DD - 2, 6)) / 10
+    ok = q > 0.2 * 0.7 / 0.3
+    brute = max(printed_eq_main(0.2, qq, 0.1, D) for qq, D in zip(q[ok], DD[ok], strict=True))
+    for prior in (Uniform(0, 10), PiecewiseUniform([0, 4, 10], [0.4, 0.6]), Continuous(stats.uniform(0, 10))):
+        up = ga.epsilon_for_attribute(prior, r=1, delta=0.1, t=3.0, sides="upper")
+        assert up.epsilon == pytest.approx(brute, rel=1e-6)
 
 
 def test_continuous_normal_agrees_with_normal():
