@@ -217,6 +217,7 @@ def test_epsilon_for_dispatch(cats):
 
     prior = Categorical(COLOUR)
     direct = epsilon_for_attribute(prior, r=0, delta=DELTA)
+    assert direct.epsilon == pytest.approx(min(two_sided(p) for p in COLOUR.values()), rel=1e-12)
     assert epsilon_for(prior, r=0, delta=DELTA).epsilon == direct.epsilon
     assert epsilon_for(cats[1], delta=DELTA).epsilon == direct.epsilon
     assert epsilon_for(cats[0] & cats[1], delta=DELTA).epsilon == pytest.approx(0.539, abs=5e-4)
@@ -437,6 +438,11 @@ def test_linf_ball_is_the_and_box():
     e1 = epsilon_for_goal(ball, delta=0.1, t=(0.2, 0.1), sides="upper")
     e2 = epsilon_for_goal(box, delta=0.1, t=(0.2, 0.1), sides="upper")
     assert e1.p == pytest.approx(e2.p, rel=1e-12)
+    # p = Pr[|X1 - 0.2| <= 0.4] Pr[|X2 - 0.1| <= 0.4], typed from erf
+    s2 = math.sqrt(2)
+    p = (math.erf(0.6 / s2) - math.erf(-0.2 / s2)) / 2 * (
+        math.erf(0.0 / (2 * s2)) - math.erf(-0.8 / (2 * s2))) / 2
+    assert e1.p == pytest.approx(p, rel=1e-12)
     assert e1.epsilon == pytest.approx(e2.epsilon, rel=1e-6)
 
 
