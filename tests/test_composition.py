@@ -27,7 +27,7 @@ def test_dual_exponents():
     assert dual_exponent(2) == 2
     assert dual_exponent(3) == pytest.approx(1.5)
     for p in (1.2, 2.5, 7.0):
-        q = 1.0 if p == INF else p / (p - 1)  # Hoelder dual, typed here
+        q = 1.0 if p == INF else (INF if p == 1 else p / (p - 1))  # Hoelder dual, typed here
         assert 1 / p + 1 / q == pytest.approx(1.0)
 
 
@@ -60,7 +60,7 @@ def test_dual_norm_theorem_by_sampling_laplace(p):
     log_ratio = log_density(y, x) - log_density(y, x + d)
     assert np.all(log_ratio <= bound + 1e-12)
     # the bound is attained: d_i = sign * eps_i^(q-1) / ||eps^(q-1)||_p, y far on one side
-    q = 1.0 if p == INF else p / (p - 1)  # Hoelder dual, typed here
+    q = 1.0 if p == INF else (INF if p == 1 else p / (p - 1))  # Hoelder dual, typed here
     if math.isinf(q):
         dstar = np.where(np.arange(m) == np.argmax(eps), 1.0, 0.0)
     elif q == 1:
@@ -86,7 +86,7 @@ def test_equal_split_meets_total():
 def test_optimal_split_against_scipy(p):
     from scipy.optimize import minimize
 
-    q = 1.0 if p == INF else p / (p - 1)  # Hoelder dual, typed here
+    q = 1.0 if p == INF else (INF if p == 1 else p / (p - 1))  # Hoelder dual, typed here
     rng = np.random.default_rng(7)
     for _ in range(5):
         m = int(rng.integers(2, 6))
@@ -124,7 +124,7 @@ def test_optimal_split_limits_and_closed_form():
     assert optimal_split(3.0, s, p=1 + 1e-9) == pytest.approx([3.0, 3.0, 3.0], rel=1e-6)
     # minimum value 2 E^-2 (sum s^(2q/(q+2)))^((q+2)/q); saving vs equal split
     for p in (INF, 2.0, 4.0):
-        q = 1.0 if p == INF else p / (p - 1)  # Hoelder dual, typed here
+        q = 1.0 if p == INF else (INF if p == 1 else p / (p - 1))  # Hoelder dual, typed here
         best = 2 / 3.0**2 * np.sum(s ** (2 * q / (q + 2))) ** ((q + 2) / q)
         assert expected_squared_error(optimal_split(3.0, s, p=p), s) == pytest.approx(best, rel=1e-12)
         equal = 2 * np.sum(s**2) * len(s) ** (2 / q) / 3.0**2
