@@ -136,8 +136,8 @@ def test_beta_bound_makes_ratio_c_over_C(C):
     with mpmath.workdps(40):
         r = 4 * mpmath.exp(MP(eps) - 1 - (MP(eps) - MP(b)) / MP(beta)) * MP(c) / MP(b)
     assert float(r) == pytest.approx(c / C, rel=1e-12)
-    # a denominator <= 0 (possible only for C < 1/4) puts no limit on beta
-    assert 1.0 - 1 - math.log(0.5 / (4 * 0.05)) < 0
+    # a denominator <= 0 (possible only for C < 1/4) puts no limit on beta: here
+    # eps - 1 - ln(b/(4C)) = 1 - 1 - ln(0.5/0.2) = -ln 2.5 < 0
     assert beta_bound(epsilon=1.0, b=0.5, C=0.05) == math.inf
 
 
