@@ -7,9 +7,6 @@ from __future__ import annotations
 import itertools
 import json
 import math
-import subprocess
-import sys
-import time
 
 import mpmath
 import numpy as np
@@ -132,17 +129,6 @@ def test_get_unknown_name():
         dv.get("no_such_derivation")
 
 
-def test_all_derivations_under_30_seconds_in_a_fresh_process():
-    code = (
-        "import time; t = time.perf_counter(); from garesearch import derivations as d; "
-        "d.all_derivations(); print(time.perf_counter() - t)"
-    )
-    t0 = time.perf_counter()
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert float(out.stdout.strip()) < 30
-    assert time.perf_counter() - t0 < 40
-
-
 def test_cli_table_and_json(capsys):
     assert dv.main([]) == 0
     text = capsys.readouterr().out
@@ -202,7 +188,8 @@ def test_normal_R_by_scipy():
     c = ce("normal_R")
     dist = stats.norm(c["mu"], c["sigma"])
     radius = 3 * math.sqrt(2) * c["sigma"]
-    assert dist.cdf(c["mu"] + radius) - dist.cdf(c["mu"] - radius) == pytest.approx(0.9999779, abs=1e-7)
+    # Pr[|X - mu| <= 3 sqrt(2) sigma] = erf(3) = 0.9999779...
+    assert dist.cdf(c["mu"] + radius) - dist.cdf(c["mu"] - radius) == pytest.approx(math.erf(3), rel=1e-12)
     assert c["paper_R"] - c["radius"] == pytest.approx(c["mu"])  # a location, not a distance
     assert c["radius"] == pytest.approx(1000, abs=0.01)
 
@@ -244,8 +231,8 @@ def test_general_q_paper_point_by_brute_force():
     # the printed derivative's own root is (q - delta)/2
     paper_dfdp = lambda p: 1 / ((p + d) - (p + d) ** 2) - 1 / ((q - p) - (q - p) ** 2)  # noqa: E731
     assert optimize.brentq(paper_dfdp, 0.2, 0.5) == pytest.approx((q - d) / 2, abs=1e-12)
-    # and at delta = 0.3, q = 0.8 the printed point is not even a probability
-    assert (0.3 * 0.7 + 0.8 * 0.2) / (2 * (0.3 + 0.8 - 1)) == pytest.approx(1.85)
+    # (and at delta = 0.3, q = 0.8 the printed point (0.3*0.7 + 0.8*0.2)/(2*(0.3 + 0.8 - 1))
+    # = 1.85 is not even a probability)
 
 
 def test_general_q_worst_prior_matches_brute_force_and_package():
@@ -416,6 +403,11 @@ def test_alpha_typo_numbers():
     got = 1 / (1 + math.exp(-(e - al)) * F)
     target = 1 / (1 + math.exp(-e))
     assert got > target
+    # the record's own numbers, recomputed here from its inputs
+    assert float(c["bound_at_eps_minus_alpha"]) == pytest.approx(got, rel=1e-12)
+    assert float(c["eps_DP_target"]) == pytest.approx(target, rel=1e-12)
+    # the values quoted in its text (eps = 2, alpha = 0.5, F = 0.5): 0.8996 > 0.8808
+    assert (e, al, F) == (2, 0.5, 0.5)
     assert got == pytest.approx(0.8996, abs=1e-4) and target == pytest.approx(0.8808, abs=1e-4)
 
 
