@@ -283,6 +283,12 @@ def test_pleak_worst_case_formula_equals_garesearch_worst_prior(delta, q, D):
     assert pleak_worst_epsilon(delta=delta, q=q, D=D) == pytest.approx(
         float(bound.worst_case_epsilon(delta=delta, q=q, a=D)), rel=1e-12
     )
+    # independently: the minimum over p of Sec. 4.1's f(p) = -ln(p/(q-p) (1/(delta+p) - 1)) / D
+    from scipy.optimize import minimize_scalar
+
+    res = minimize_scalar(lambda p: -math.log(p / (q - p) * (1 / (delta + p) - 1)) / D,
+                          bounds=(1e-9, 1 - delta - 1e-9), method="bounded", options={"xatol": 1e-12})
+    assert pleak_worst_epsilon(delta=delta, q=q, D=D) == pytest.approx(res.fun, rel=1e-10)
 
 
 def test_pleak_method_on_cats_equals_sec_3_2():
