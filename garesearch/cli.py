@@ -484,21 +484,18 @@ def _text(out: dict) -> str:
         row("distance", out["distance"], "largest distance in the exponent")
         row("binding side", out["binding"], f"(upper {_fmt(out['epsilon_upper'])}, lower {_fmt(out['epsilon_lower'])})")
         row("construction", out["construction"])
-    elif out["method"] == "pointwise":
+    elif out["method"] in ("attribute", "pointwise"):
         row("true value t", out["t"], "(given)" if out["t_given"] else "(worst case over the prior)")
         row("prior p", out["p"], f"Pr[d(X, t) <= r], r = {_fmt(out['r'])}")
         row("posterior bound", out["posterior_bound"], f"(p + delta = {_fmt(out['p'] + out['delta'])})")
+        if out["method"] == "attribute":  # the pointwise bound has no comparison set
+            row("radius a", out["a"], f"comparison set mass q = {_fmt(out['q'])}")
+            row("distance", out["distance"], "largest distance in the exponent")
         row("binding side", out["binding"], f"(upper {_fmt(out['epsilon_upper'])}, lower {_fmt(out['epsilon_lower'])})")
-        row("construction", "pointwise", "each wrong value compared at its own distance")
-        row("prior law", out["prior"])
-    elif out["method"] == "attribute":
-        row("true value t", out["t"], "(given)" if out["t_given"] else "(worst case over the prior)")
-        row("prior p", out["p"], f"Pr[d(X, t) <= r], r = {_fmt(out['r'])}")
-        row("posterior bound", out["posterior_bound"], f"(p + delta = {_fmt(out['p'] + out['delta'])})")
-        row("radius a", out["a"], f"comparison set mass q = {_fmt(out['q'])}")
-        row("distance", out["distance"], "largest distance in the exponent")
-        row("binding side", out["binding"], f"(upper {_fmt(out['epsilon_upper'])}, lower {_fmt(out['epsilon_lower'])})")
-        row("construction", out["construction"])
+        if out["method"] == "pointwise":
+            row("construction", "pointwise", "each wrong value compared at its own distance")
+        else:
+            row("construction", out["construction"])
         row("prior law", out["prior"])
     else:
         row("method", out["method"], f"only the range is known: worst prior over R = {_fmt(out['R'])}")
