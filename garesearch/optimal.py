@@ -114,11 +114,11 @@ def _posteriors(prior, eps, lo, hi, c, strict, side):
 
 def _advantage(post, p, side, delta):
     """The side's advantage; ``-inf`` at true values where the side cannot exceed ``delta``
-    whatever the mechanism (``p + delta >= 1`` above, ``p <= delta`` below), so that
-    rounding near those limits cannot bind."""
+    whatever the mechanism (``p + delta >= 1`` above, ``p <= delta`` below; both up to a
+    relative 1e-12, the rounding of ``p``), so that rounding near those limits cannot bind."""
     if side == "upper":
-        return np.where(p + delta < 1, post - p, -np.inf)
-    return np.where(p > delta, p - post, -np.inf)
+        return np.where(p + delta < 1 - 1e-12, post - p, -np.inf)
+    return np.where(p > delta * (1 + 1e-12), p - post, -np.inf)
 
 
 # ------------------------------------------------------------------------------------------
@@ -583,8 +583,10 @@ def _solve(pb, delta, side, ts):
             break
         cands.extend(pb.candidates(adv, grid_ts, count=1))
     val, cand = local(x)
+    step = 1e-15 * max(abs(x), 1.0)
     while val > delta:  # the climbs moved on since: step to the sound side again
-        x = math.nextafter(x, -math.inf) - 1e-15 * max(abs(x), 1.0)
+        x -= step
+        step *= 2
         val, cand = local(x)
     e = math.exp(x)
     if cand is None:

@@ -18,13 +18,12 @@ the numerical pieces; :meth:`garesearch.priors.Prior.log_tilted_tail` is the one
   ``erfcx`` (no cancellation between :math:`k^2\sigma^2/2` and the log of a tiny tail).
 - :class:`PanelTable`: a prior given by panels on which the log-density is linear (exact for
   piecewise-uniform priors, a fine approximation of any density) or by atoms; tilted tails by
-  prefix sums that stay anchored locally (:func:`tilted_prefix`), so a tail 1e300 away costs no
+  prefix sums that never anchor far away (:func:`tilted_prefix`), so a tail 1e300 away costs no
   digits.
 """
 
 from __future__ import annotations
 
-import itertools
 import math
 
 import numpy as np
@@ -39,10 +38,11 @@ __all__ = [
 ]
 
 _SQRT1_2 = math.sqrt(0.5)
+# Gauss-Legendre nodes and log weights on [0, 1] (24 points), for pieces of panels
+_GL_X, _GL_W = np.polynomial.legendre.leggauss(24)
+_GL_U = 0.5 * (_GL_X + 1.0)
+_GL_LOGW = np.log(0.5 * _GL_W)
 _LOG_HALF = math.log(0.5)
-# block extent (in units of |k| * distance) within which one anchor keeps the prefix sums
-# accurate to about 1e-12 (the rounding of log-sums of size |k| * distance)
-_BLOCK = 1e4
 
 
 def _special():
@@ -106,40 +106,31 @@ def tilted_prefix(pos, logw, k: float):
 
     ``pos`` (:math:`x_i`) is sorted ascending and ``logw`` (:math:`\ell_i`) holds the log
     weights anchored at their own positions.  A single global anchor would lose
-    :math:`|k x|` worth of digits; here the sum is taken block by block, each block spanning
-    at most ``1e4 / |k|``, and carried between blocks anchored at the block's end.
+    :math:`|k x|` worth of digits.  Instead the recurrence
+    :math:`s_j = \mathrm{logaddexp}(s_{j-1} + d_j, \ell_j)`, :math:`d_j = k(x_{j-1} - x_j)`,
+    is evaluated as an inclusive scan of the maps :math:`s \mapsto \mathrm{logaddexp}(s + D,
+    L)`, which compose as :math:`(D_2, L_2) \circ (D_1, L_1) = (D_1 + D_2,
+    \mathrm{logaddexp}(L_1 + D_2, L_2))`: :math:`\lceil \log_2 n \rceil` vectorised passes,
+    and no large terms ever cancel.
     """
     pos = np.asarray(pos, dtype=float)
-    logw = np.asarray(logw, dtype=float)
+    L = np.array(logw, dtype=float)
     n = pos.size
-    out = np.empty(n)
     if n == 0:
-        return out
+        return L
     k = float(k)
-    if k == 0:
-        return np.logaddexp.accumulate(logw)
-    # block starts: where the extent from the block's first point exceeds _BLOCK / |k|
-    span = _BLOCK / abs(k)
-    starts = [0]
-    i = 0
-    while True:
-        j = int(np.searchsorted(pos, pos[i] + span, side="right"))
-        if j >= n:
-            break
-        j = max(j, i + 1)
-        starts.append(j)
-        i = j
-    starts.append(n)
-    carry = -math.inf  # log of the sum so far, anchored at the previous block's last point
-    carry_at = pos[0]
-    for a, b in itertools.pairwise(starts):
-        x0 = pos[a]
-        local = np.logaddexp.accumulate(logw[a:b] + k * (pos[a:b] - x0)) - k * (pos[a:b] - x0)
-        if carry > -math.inf:
-            local = np.logaddexp(local, carry + k * (carry_at - pos[a:b]))
-        out[a:b] = local
-        carry, carry_at = local[-1], pos[b - 1]
-    return out
+    D = np.empty(n)
+    D[0] = 0.0
+    D[1:] = k * (pos[:-1] - pos[1:])
+    off = 1
+    with np.errstate(invalid="ignore"):
+        while off < n:
+            L_new = np.logaddexp(L[:-off] + D[off:], L[off:])
+            D_new = D[:-off] + D[off:]
+            L[off:] = L_new
+            D[off:] = D_new
+            off *= 2
+    return L
 
 
 def tilted_suffix(pos, logw, k: float):
@@ -172,14 +163,15 @@ class PanelTable:
         Slope of the log-density on each panel (default 0).
     atoms : array_like, optional
         Atom positions, sorted (then ``edges`` and ``beta`` are not given).
-    exact_mass : callable, optional
-        ``exact_mass(a, b)`` -> log of the true mass of ``[a, b]`` (vectorised).  Given, the
-        part of a panel cut by a query point gets its true mass and only the tilt's average
-        over it from the log-linear model (errors of second order in the panel's width).
+    logpdf : callable, optional
+        The true log-density (vectorised).  Given, the part of a panel cut by a query point
+        is integrated with the true density: Gauss-Legendre in :math:`v = e^{g(u - u_0)}`,
+        :math:`g = k + \beta_j`, :math:`u_0` the end where the tilted density peaks, which
+        leaves a nearly constant integrand however wide the panel is against :math:`1/|k|`.
     """
 
-    def __init__(self, *, log_mass, edges=None, beta=None, atoms=None, exact_mass=None):
-        self.exact_mass = exact_mass
+    def __init__(self, *, log_mass, edges=None, beta=None, atoms=None, logpdf=None):
+        self.logpdf = logpdf
         self.log_mass = np.asarray(log_mass, dtype=float)
         self.atoms = None if atoms is None else np.asarray(atoms, dtype=float)
         self._cache: dict[float, tuple] = {}
@@ -221,13 +213,50 @@ class PanelTable:
         return np.where(empty, -np.inf, np.where(diverges, np.inf, out))
 
     def _cut(self, j, a, b, k, anchor):
-        """:meth:`_partial`, with the true mass of ``[a, b]`` where ``exact_mass`` is given."""
+        """:meth:`_partial` for the piece of a panel cut by a query point; with the true
+        density where ``logpdf`` is given (class docstring)."""
         part = self._partial(j, a, b, k, anchor)
-        if self.exact_mass is None:
+        if self.logpdf is None:
             return part
-        with np.errstate(invalid="ignore"):
-            fix = self.exact_mass(a, b) - self._partial(j, a, b, 0.0, anchor)
-        return np.where(np.isfinite(fix), part + fix, part)
+        # only pieces over which the tilted density changes by a factor e^{1/2} or more need
+        # the true density; on the others the mass-matched model is exact to its bend
+        width = np.broadcast_to(b, part.shape) - np.broadcast_to(a, part.shape)
+        steep_piece = np.abs(np.broadcast_to(self.beta[j], part.shape) + k) * width > 0.5
+        finite = np.isfinite(part) & np.isfinite(a) & np.isfinite(b) & (b > a) & steep_piece
+        if not np.any(finite):
+            return part
+        idx = np.flatnonzero(finite)
+
+        def flat(v):
+            return np.broadcast_to(v, part.shape).ravel()[idx]
+
+        aa, bb, anc = flat(a), flat(b), flat(anchor)
+        g = flat(self.beta[j]) + k
+        w = bb - aa
+        gw = np.abs(g) * w
+        steep = gw > 1e-3
+        end = np.where(g > 0, bb, aa)
+        with np.errstate(all="ignore"):
+            # steep pieces: v = e^{-|g| |u - end|} in [e^{-|g| w}, 1], du = dv / (|g| v)
+            v0 = np.exp(-gw)
+            v = v0[:, None] + (1 - v0)[:, None] * _GL_U
+            dist = -np.log(v) / np.where(steep, np.abs(g), 1.0)[:, None]
+            off_steep = np.where((g > 0)[:, None], -dist, dist)  # u - end
+            # flat pieces: plain Gauss-Legendre in u
+            off_flat = (aa - end)[:, None] + w[:, None] * _GL_U
+            off = np.where(steep[:, None], off_steep, off_flat)
+            u = end[:, None] + off
+            # k (u - anchor) from the offsets, not from u (which has lost |u| worth of digits)
+            h = self.logpdf(u) + k * (off + (end - anc)[:, None])
+            # steep: integrand e^{h} / (|g| v); flat: e^{h}
+            lw = np.where(steep[:, None], h - np.log(np.abs(g))[:, None] - np.log(v) + np.log(1 - v0)[:, None],
+                          h + np.log(w)[:, None]) + _GL_LOGW
+            top = np.max(lw, axis=1)
+            val = top + np.log(np.sum(np.exp(lw - top[:, None]), axis=1))
+        out = np.array(part, dtype=float, copy=True)
+        good = np.isfinite(val)
+        out.flat[idx[good]] = val[good]
+        return out
 
     def _tables(self, k: float):
         """Prefix sums over whole panels anchored at each right edge, suffix sums anchored at
@@ -272,6 +301,53 @@ class PanelTable:
             j = np.searchsorted(pos, x, side="left")
             jj = np.clip(j, 0, pos.size - 1)
             return np.where(j < pos.size, suf[jj] + k * (pos[jj] - x), -np.inf)
+        out = self._table_tail(k, x, side)
+        if self.logpdf is None:
+            return out
+        # near x, a decaying tilt sees the true density: where the panels around x are wide
+        # against 1/|k|, integrate a window next to x (to weight e^{-50}) with the true
+        # density and take only what lies beyond it from the panels
+        decaying = (k > 0) if side == "left" else (k < 0)
+        if not decaying:
+            return out
+        e = self.edges
+        n = e.size - 1
+        m = np.clip(np.searchsorted(e, x, side="right") - 1, 0, n - 1)
+        # the tilted density decays away from x at about g = |k + beta| (beta: the panel's
+        # log-density slope); where it does not, the mass far away dominates: keep the table
+        sign = -1.0 if side == "left" else 1.0
+        g = -sign * (k + self.beta[m])
+        wide = np.isfinite(out) & (np.abs(k) * (e[m + 1] - e[m]) > 0.5) & (g > 0.5 * abs(k))
+        if not np.any(wide):
+            return out
+        xs = x[wide] if x.ndim else x[None]
+        gw = g[wide] if x.ndim else np.atleast_1d(g)
+        with np.errstate(all="ignore"):
+            # v = e^{-g |u - x|} over the window |u - x| <= 50 / g; du = dv / (g v)
+            v0 = math.exp(-50.0)
+            v = v0 + (1 - v0) * _GL_U
+            d = -np.log(v)[None, :] / gw[:, None]
+            u = xs[:, None] + sign * d
+            # e^{k(u - x)} = e^{-g d} e^{-sign beta d}: written without u - x, which would
+            # lose the digits of |x| (1e10 in a far tail)
+            beta = self.beta[m][wide] if x.ndim else np.atleast_1d(self.beta[m])
+            lw = self.logpdf(u) - sign * beta[:, None] * d - np.log(gw)[:, None]
+            lw = lw + math.log(1 - v0) + _GL_LOGW
+            top = np.max(lw, axis=1)
+            near = top + np.log(np.sum(np.exp(lw - top[:, None]), axis=1))
+            far_x = xs + sign * 50.0 / gw
+            far = self._table_tail(k, far_x, side) + k * (far_x - xs)
+            val = np.logaddexp(near, far)
+        if x.ndim == 0:
+            return val[0] if np.isfinite(val[0]) else out
+        out = np.array(out, dtype=float, copy=True)
+        out[wide] = np.where(np.isfinite(val), val, out[wide])
+        return out
+
+    def _table_tail(self, k: float, x, side: str):
+        """The tilted tail from the panels (whole panels from the prefix sums, the panel
+        holding ``x`` from :meth:`_cut`)."""
+        pre, suf = self._tables(k)
         e = self.edges
         n = e.size - 1
         m = np.clip(np.searchsorted(e, x, side="right") - 1, 0, n - 1)  # panel holding x
