@@ -116,6 +116,8 @@ def _advantage(post, p, side, delta):
     """The side's advantage; ``-inf`` at true values where the side cannot exceed ``delta``
     whatever the mechanism (``p + delta >= 1`` above, ``p <= delta`` below; both up to a
     relative 1e-12, the rounding of ``p``), so that rounding near those limits cannot bind."""
+    if delta == 0:  # the raw posteriors (posterior_extremes)
+        return post - p if side == "upper" else p - post
     if side == "upper":
         return np.where(p + delta < 1 - 1e-12, post - p, -np.inf)
     return np.where(p > delta * (1 + 1e-12), p - post, -np.inf)
@@ -645,7 +647,8 @@ def posterior_extremes(prior: Prior, *, t: float, r: float, epsilon: float) -> d
     dict
         ``p`` (prior mass of the ball), ``upper`` (:math:`U`), ``upper_centre`` (``c`` of the
         Laplace kernel attaining it), ``lower`` (:math:`V`), ``lower_centre`` (``c`` of the
-        inverted kernel).
+        inverted kernel).  Each posterior is one minus a ratio of kernel masses, exact to a few
+        units of 1e-16 times :math:`\max(1, \epsilon \cdot \text{distance})` (absolute).
 
     Examples
     --------
