@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 reproduce: $(STAMP)
-	$(PY) -m garesearch reproduce --output output
+	$(PY) -m garesearch reproduce --output output --figures figures
 
 test: $(STAMP)
 	$(PY) -m ruff check garesearch tests notebooks
