@@ -17,6 +17,9 @@ reads each checked claim only through its public attributes (``id``, ``location`
 - **Failing checks**: a claim that is not CONFIRMED lists the checks that fail in every
   format, so a TYPO row shows which printed detail is wrong (the printed and the computed value
   may well agree: the number is right, its printed derivation is not).
+
+Every format is rendered from the JSON records (:func:`claim_record`), so the text, Markdown
+and HTML can also be made from a ``claims.json`` written earlier (``make docs`` does that).
 """
 
 from __future__ import annotations
@@ -189,6 +192,11 @@ def claim_record(result) -> dict[str, Any]:
     }
 
 
+def _records(results: Iterable) -> list[dict[str, Any]]:
+    """Checked claims (objects) or their JSON records, as records."""
+    return [r if isinstance(r, dict) else claim_record(r) for r in results]
+
+
 def summary_counts(results: Iterable) -> dict[str, Any]:
     """How many claims got each verdict, in all and in the paper's own claims list.
 
@@ -198,13 +206,13 @@ def summary_counts(results: Iterable) -> dict[str, Any]:
         ``{"claims": n, "CONFIRMED": ..., "TYPO": ..., "WRONG": ...,
         "paper_list": {"claims": m, "CONFIRMED": ..., ...}}``.
     """
-    results = list(results)
+    records = _records(results)
 
     def counts(rs):
-        c = Counter(r.verdict for r in rs)
+        c = Counter(r["verdict"] for r in rs)
         return {"claims": len(rs), **{v: c.get(v, 0) for v in VERDICTS}}
 
-    return {**counts(results), "paper_list": counts([r for r in results if r.origin == "list"])}
+    return {**counts(records), "paper_list": counts([r for r in records if r["origin"] == "list"])}
 
 
 def summary_line(results: Sequence) -> str:
@@ -220,6 +228,7 @@ def summary_line(results: Sequence) -> str:
 
 def report_record(results: Sequence) -> dict[str, Any]:
     """The whole report as one JSON object: ``paper``, ``verdicts``, ``summary``, ``claims``."""
+    results = _records(results)
     return {
         "paper": _PAPER.replace("*", ""),
         "verdicts": {
@@ -229,7 +238,7 @@ def report_record(results: Sequence) -> dict[str, Any]:
             "WRONG": "the printed result does not follow",
         },
         "summary": summary_counts(results),
-        "claims": [claim_record(r) for r in results],
+        "claims": results,
     }
 
 
@@ -254,25 +263,35 @@ def to_json(results: Sequence, *, indent: int | None = 1) -> str:
 # ------------------------------------------------------------------------------------------
 # Text
 # ------------------------------------------------------------------------------------------
-def _check_text(c, width: int = 40) -> str:
-    if c.op == "true":
-        return f"{c.text}: {'holds' if c.holds else 'fails'}"
-    rel = f"approx({c.digits} decimals)" if c.op == "approx" else c.op
-    return f"{c.text}: {_short(c.lhs, width)} {rel} {_short(c.rhs, width)}"
+def _rel(c: dict[str, Any]) -> str:
+    return f"equals to {c['digits']} decimals" if c["relation"] == "approx" else RELATIONS[c["relation"]]
+
+
+def _check_text(c: dict[str, Any], width: int = 40) -> str:
+    if c["relation"] == "true":
+        return f"{c['text']}: {'holds' if c['holds'] else 'fails'}"
+    rel = f"approx({c['digits']} decimals)" if c["relation"] == "approx" else c["relation"]
+    return f"{c['text']}: {_short(c['lhs'], width)} {rel} {_short(c['rhs'], width)}"
+
+
+def _failing(r: dict[str, Any]) -> list[dict[str, Any]]:
+    return [c for c in r["evidence"]["checks"] if not c["holds"]]
 
 
 def to_text(results: Sequence) -> str:
     """The report as a plain-text table; a claim that is not CONFIRMED also names its first
     failing check."""
+    records = _records(results)
     lines = [f"{'id':<26} {'verdict':<9}  paper  ->  computed"]
-    for r in results:
-        lines.append(f"{r.id:<26} {r.verdict:<9}  {_short(r.evidence.paper, 40)}  ->  "
-                     f"{_short(r.evidence.computed, 50)}")
-        fails = failing_checks(r)
+    for r in records:
+        ev = r["evidence"]
+        lines.append(f"{r['id']:<26} {r['verdict']:<9}  {_short(ev['paper'], 40)}  ->  "
+                     f"{_short(ev['computed'], 50)}")
+        fails = _failing(r)
         if fails:
             more = f" (and {len(fails) - 1} more)" if len(fails) > 1 else ""
             lines.append(f"{'':<26} {'':<9}  fails: {_short(_check_text(fails[0], 24), 100)}{more}")
-    lines += ["", summary_line(results)]
+    lines += ["", summary_line(records)]
     return "\n".join(lines)
 
 
@@ -315,13 +334,12 @@ def code_span(text: Any, *, in_table: bool = False) -> str:
     return f"{fence}{pad}{s}{pad}{fence}" if s else ""
 
 
-def _md_check(c) -> str:
-    mark = "holds" if c.holds else "**FAILS**"
-    if c.op == "true":
-        return f"- \\[{c.kind}\\] {md_escape(c.text)} → {mark}"
-    rel = f"equals to {c.digits} decimals" if c.op == "approx" else RELATIONS[c.op]
-    return (f"- \\[{c.kind}\\] {md_escape(c.text)}: {code_span(_short(c.lhs, 80))} {rel} "
-            f"{code_span(_short(c.rhs, 80))} → {mark}")
+def _md_check(c: dict[str, Any]) -> str:
+    mark = "holds" if c["holds"] else "**FAILS**"
+    if c["relation"] == "true":
+        return f"- \\[{c['kind']}\\] {md_escape(c['text'])} → {mark}"
+    return (f"- \\[{c['kind']}\\] {md_escape(c['text'])}: {code_span(_short(c['lhs'], 80))} "
+            f"{_rel(c)} {code_span(_short(c['rhs'], 80))} → {mark}")
 
 
 def anchor(claim_id: str) -> str:
@@ -329,12 +347,24 @@ def anchor(claim_id: str) -> str:
     return "claim-" + "".join(ch if ch.isalnum() else "-" for ch in claim_id.lower())
 
 
-def to_markdown(results: Sequence, *, details: bool = True) -> str:
+def to_markdown(results: Sequence, *, details: bool = True, targets: str = "html") -> str:
     """The report as Markdown: a summary, a table, and (``details=True``) one section per
     claim with its explanation and checks.
 
     The table's last column names what fails: for a TYPO, the printed detail that is wrong.
+
+    Parameters
+    ----------
+    results : sequence of ClaimResult or of their JSON records
+    details : bool
+        Add one section per claim.
+    targets : {"html", "myst"}
+        How a claim's section is made a link target: ``<a id="...">`` (any Markdown
+        renderer) or MyST's ``(label)=`` (for the documentation site).
     """
+    if targets not in ("html", "myst"):
+        raise ValueError(f"targets must be 'html' or 'myst'; got {targets!r}")
+    records = _records(results)
     out = [
         "# Claims report",
         "",
@@ -343,39 +373,45 @@ def to_markdown(results: Sequence, *, details: bool = True) -> str:
         "WRONG: the printed result does not follow. Each verdict is computed from the checks "
         "listed under the claim.",
         "",
-        f"**{summary_line(results)}**",
+        f"**{summary_line(records)}**",
         "",
         "| id | location | verdict | paper | computed | what fails |",
         "|---|---|---|---|---|---|",
     ]
-    for r in results:
-        fails = "; ".join(md_escape(c.text) for c in failing_checks(r))
+    for r in records:
+        ev = r["evidence"]
+        fails = "; ".join(md_escape(c["text"]) for c in _failing(r))
+        link = f"#{anchor(r['id'])}"
         out.append(
-            f"| [{md_escape(r.id)}](#{anchor(r.id)}) | {md_escape(r.location)} | **{r.verdict}** | "
-            f"{code_span(_short(r.evidence.paper, 50), in_table=True)} | "
-            f"{code_span(_short(r.evidence.computed, 60), in_table=True)} | {fails} |"
+            f"| [{md_escape(r['id'])}]({link}) | {md_escape(r['location'])} | **{r['verdict']}** | "
+            f"{code_span(_short(ev['paper'], 50), in_table=True)} | "
+            f"{code_span(_short(ev['computed'], 60), in_table=True)} | {fails} |"
         )
     out.append("")
     if not details:
         return "\n".join(out)
-    for r in results:
-        added = " (claim added while checking)" if r.origin == "added" else ""
+    for r in records:
+        ev = r["evidence"]
+        added = " (claim added while checking)" if r["origin"] == "added" else ""
+        target = (["", f"<a id=\"{anchor(r['id'])}\"></a>"] if targets == "html"
+                  else [])
+        heading = ([f"## {r['id']}"] if targets == "html"
+                   else [f"({anchor(r['id'])})=", f"## {md_escape(r['id'])}"])
         out += [
-            f"## {r.id}",
+            *heading,
+            *target,
             "",
-            f"<a id=\"{anchor(r.id)}\"></a>",
+            f"- **Location:** {md_escape(r['location'])}",
+            f"- **The paper says:** {code_span(r['statement'])}",
+            f"- **Paper's value:** {code_span(ev['paper'])}",
+            f"- **garesearch computes:** {code_span(ev['computed'])}",
+            f"- **Verdict:** **{r['verdict']}**{added}",
             "",
-            f"- **Location:** {md_escape(r.location)}",
-            f"- **The paper says:** {code_span(r.statement)}",
-            f"- **Paper's value:** {code_span(r.evidence.paper)}",
-            f"- **garesearch computes:** {code_span(r.evidence.computed)}",
-            f"- **Verdict:** **{r.verdict}**{added}",
-            "",
-            md_escape(r.evidence.explanation),
+            md_escape(ev["explanation"]),
             "",
             "Checks:",
             "",
-            *(_md_check(c) for c in r.evidence.checks),
+            *(_md_check(c) for c in ev["checks"]),
             "",
         ]
     return "\n".join(out)
@@ -397,36 +433,38 @@ ul.checks { font-size: 0.9em; color: #444; }
 """
 
 
-def _html_check(c) -> str:
+def _html_check(c: dict[str, Any]) -> str:
     e = html.escape
-    mark = "holds" if c.holds else "<b>fails</b>"
-    if c.op == "true":
-        return f"<li>[{c.kind}] {e(c.text)} &rarr; {mark}</li>"
-    rel = f"equals to {c.digits} decimals" if c.op == "approx" else RELATIONS[c.op]
-    return (f"<li>[{c.kind}] {e(c.text)}: <code>{e(_short(c.lhs, 80))}</code> {e(rel)} "
-            f"<code>{e(_short(c.rhs, 80))}</code> &rarr; {mark}</li>")
+    mark = "holds" if c["holds"] else "<b>fails</b>"
+    if c["relation"] == "true":
+        return f"<li>[{c['kind']}] {e(c['text'])} &rarr; {mark}</li>"
+    return (f"<li>[{c['kind']}] {e(c['text'])}: <code>{e(_short(c['lhs'], 80))}</code> "
+            f"{e(_rel(c))} <code>{e(_short(c['rhs'], 80))}</code> &rarr; {mark}</li>")
 
 
 def to_html(results: Sequence) -> str:
     """The report as one self-contained HTML page (inline CSS, no scripts)."""
     e = html.escape
+    records = _records(results)
     rows = "\n".join(
-        f"<tr class='{r.verdict}'><td><a href='#{anchor(r.id)}'>{e(r.id)}</a></td>"
-        f"<td>{e(r.location)}</td><td class='v'>{r.verdict}</td>"
-        f"<td><code>{e(_short(r.evidence.paper, 60))}</code></td>"
-        f"<td><code>{e(_short(r.evidence.computed, 70))}</code></td>"
-        f"<td>{'; '.join(e(c.text) for c in failing_checks(r))}</td></tr>"
-        for r in results
+        f"<tr class='{r['verdict']}'><td><a href='#{anchor(r['id'])}'>{e(r['id'])}</a></td>"
+        f"<td>{e(r['location'])}</td><td class='v'>{r['verdict']}</td>"
+        f"<td><code>{e(_short(r['evidence']['paper'], 60))}</code></td>"
+        f"<td><code>{e(_short(r['evidence']['computed'], 70))}</code></td>"
+        f"<td>{'; '.join(e(c['text']) for c in _failing(r))}</td></tr>"
+        for r in records
     )
     sections = []
-    for r in results:
-        checks = "".join(_html_check(c) for c in r.evidence.checks)
+    for r in records:
+        ev = r["evidence"]
+        checks = "".join(_html_check(c) for c in ev["checks"])
         sections.append(
-            f"<section id='{anchor(r.id)}'><h2>{e(r.id)} <span class='{r.verdict}'>{r.verdict}"
-            f"</span></h2><p><b>Location:</b> {e(r.location)}<br><b>The paper says:</b> "
-            f"<code>{e(r.statement)}</code><br><b>Paper's value:</b> <code>{e(str(r.evidence.paper))}"
-            f"</code><br><b>garesearch computes:</b> <code>{e(str(r.evidence.computed))}</code></p>"
-            f"<p>{e(r.evidence.explanation)}</p><ul class='checks'>{checks}</ul></section>"
+            f"<section id='{anchor(r['id'])}'><h2>{e(r['id'])} <span class='{r['verdict']}'>"
+            f"{r['verdict']}</span></h2><p><b>Location:</b> {e(r['location'])}<br><b>The paper "
+            f"says:</b> <code>{e(r['statement'])}</code><br><b>Paper's value:</b> "
+            f"<code>{e(str(ev['paper']))}</code><br><b>garesearch computes:</b> "
+            f"<code>{e(str(ev['computed']))}</code></p><p>{e(ev['explanation'])}</p>"
+            f"<ul class='checks'>{checks}</ul></section>"
         )
     return (
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>Claims report</title>"
@@ -434,7 +472,7 @@ def to_html(results: Sequence) -> str:
         "<p>Every claim of Laud and Pankova's paper, checked by garesearch. CONFIRMED: holds as "
         "printed; TYPO: the result holds but something printed is wrong; WRONG: the printed "
         "result does not follow. Verdicts are computed from the checks listed under each claim.</p>"
-        f"<p><b>{e(summary_line(results))}</b></p>"
+        f"<p><b>{e(summary_line(records))}</b></p>"
         "<table><tr><th>id</th><th>location</th><th>verdict</th><th>paper</th><th>computed</th>"
         f"<th>what fails</th></tr>{rows}</table>{''.join(sections)}</body></html>"
     )

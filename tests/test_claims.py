@@ -481,3 +481,16 @@ def test_report_docstring_examples_run():
 
     result = doctest.testmod(claims_report)
     assert result.attempted >= 5 and result.failed == 0
+
+
+def test_report_renders_the_same_from_its_json(results, tmp_path):
+    """claims.json holds everything the other formats show."""
+    from garesearch import claims_report
+
+    chosen = [results[i] for i in ("S1.rescale", "S4.1.normal_R", "S6.salary_p")]
+    records = json.loads(claims.to_json(chosen))["claims"]
+    assert claims_report.to_markdown(records) == claims.to_markdown(chosen)
+    assert claims_report.to_html(records) == claims.to_html(chosen)
+    assert claims_report.to_text(records) == claims._table(chosen)
+    myst = claims_report.to_markdown(records, targets="myst")
+    assert "(claim-s1-rescale)=\n## S1.rescale" in myst and "<a id=" not in myst
