@@ -380,7 +380,10 @@ def to_markdown(results: Sequence, *, details: bool = True, targets: str = "html
     ]
     for r in records:
         ev = r["evidence"]
-        fails = "; ".join(md_escape(c["text"]) for c in _failing(r))
+        failing = _failing(r)
+        fails = md_escape(_short(failing[0]["text"], 90)) if failing else ""
+        if len(failing) > 1:
+            fails += f" (and {len(failing) - 1} more)"
         link = f"#{anchor(r['id'])}"
         out.append(
             f"| [{md_escape(r['id'])}]({link}) | {md_escape(r['location'])} | **{r['verdict']}** | "
