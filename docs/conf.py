@@ -69,6 +69,7 @@ suppress_warnings = ["mystnb.unknown_mime_type", "myst.header"]
 html_theme = "furo"
 html_title = f"garesearch {version}"
 html_static_path = ["_generated/_static"]
+html_css_files = ["garesearch.css"]
 mathjax_path = f"mathjax/{publish.MATHJAX_SCRIPT}"
 mathjax3_config = {"tex": {"tags": "ams"}}
 html_show_sourcelink = False
@@ -199,8 +200,18 @@ def _derivations_page() -> None:
     _write(GENERATED / "derivations.md", "\n".join(lines) + "\n")
 
 
+_CSS = """\
+.garesearch-widget-snapshot { border: 1px solid #ccc; border-radius: 4px; padding: 0.5em 0.8em; }
+.garesearch-widget-snapshot .snapshot-note { color: #666; font-size: 0.9em; margin: 0 0 0.4em; }
+.garesearch-widget-snapshot table.controls td { padding: 0.1em 0.6em 0.1em 0; border: none; }
+.garesearch-widget-snapshot img { max-width: 100%; }
+table.derivations td, table.derivations th { padding: 0.2em 0.5em; vertical-align: top; }
+"""
+
+
 def _static() -> None:
     publish.copy_mathjax(GENERATED / "_static" / "mathjax")
+    _write(GENERATED / "_static" / "garesearch.css", _CSS)
 
 
 def _generate(app) -> None:

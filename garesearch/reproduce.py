@@ -63,10 +63,14 @@ def _kernel_env() -> None:
 
 
 def execute_notebook(
-    path: str | Path, html_dir: str | Path | None = None, *, timeout: int = 600,
-    kernel_name: str = "python3",
+    path: str | Path, html_dir: str | Path | None = None, *, timeout: int = 300,
+    kernel_name: str = "python3", retries: int = 1,
 ) -> NotebookRun:
     """Execute one notebook top to bottom on a fresh kernel (working folder: its own).
+
+    A run that fails without a cell raising (a cell or the kernel start timing out, the kernel
+    dying: on a loaded machine a kernel message can get lost) is repeated on a new kernel, up
+    to ``retries`` times; a cell that raises is reported at once.
 
     Parameters
     ----------
@@ -81,6 +85,8 @@ def execute_notebook(
         Seconds allowed per cell.
     kernel_name : str
         Jupyter kernel to run it on.
+    retries : int
+        How often a run that timed out or lost its kernel is repeated.
 
     Returns
     -------
@@ -88,21 +94,31 @@ def execute_notebook(
     """
     import nbclient
     import nbformat
+    from nbclient.exceptions import CellExecutionError
 
     path = Path(path)
     _kernel_env()
     start = time.perf_counter()
-    nb = nbformat.read(path, as_version=4)
-    error = ""
-    try:
-        client = nbclient.NotebookClient(
-            nb, timeout=timeout, kernel_name=kernel_name,
-            resources={"metadata": {"path": str(path.parent.resolve())}},
-            extra_arguments=["--IPKernelApp.log_level=ERROR"],  # no kernel start-up chatter
-        )
-        client.execute()
-    except Exception as exc:  # a failing cell, a timeout, a dead kernel: report, don't crash
-        error = f"{type(exc).__name__}: {exc}"
+    for attempt in range(retries + 1):
+        nb = nbformat.read(path, as_version=4)
+        error = ""
+        try:
+            client = nbclient.NotebookClient(
+                nb, timeout=timeout, kernel_name=kernel_name,
+                resources={"metadata": {"path": str(path.parent.resolve())}},
+                extra_arguments=["--IPKernelApp.log_level=ERROR"],  # no kernel start-up chatter
+            )
+            client.execute()
+        except CellExecutionError as exc:  # a cell raised: the notebook is broken
+            error = f"{type(exc).__name__}: {exc}"
+            break
+        except Exception as exc:  # a timeout, a dead kernel: report, don't crash; retry
+            error = f"{type(exc).__name__}: {exc}"
+            if attempt < retries:
+                print(f"[notebooks] {path.name}: {type(exc).__name__}; running it again on a "
+                      "new kernel", flush=True)
+                continue
+        break
     seconds = time.perf_counter() - start
     html = ""
     if html_dir is not None:
@@ -157,7 +173,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--figures", default=None,
                         help="folder for the paper's figures (default: <output>/figures)")
     parser.add_argument("--jobs", type=int, default=2, help="notebooks executed in parallel (default 2)")
-    parser.add_argument("--timeout", type=int, default=600, help="seconds allowed per notebook cell")
+    parser.add_argument("--timeout", type=int, default=300,
+                        help="seconds allowed per notebook cell (default 300); a notebook that "
+                             "times out is run once more on a new kernel")
     parser.add_argument("--skip-claims", action="store_true", help="do not write the claims report")
     args = parser.parse_args(argv)
     if args.jobs < 1:

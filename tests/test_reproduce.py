@@ -99,3 +99,21 @@ def test_full_reproduce(tmp_path):
     assert code == 0
     html = sorted(p.stem for p in (tmp_path / "output" / "notebooks").glob("*.html"))
     assert html == sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb"))
+
+
+def test_a_run_that_times_out_is_repeated_once_and_a_raising_cell_is_not(tmp_path):
+    runs = tmp_path / "runs.txt"
+    slow_first = (f"import pathlib, time\np = pathlib.Path(r'{runs}')\n"
+                  "n = len(p.read_text().splitlines()) if p.exists() else 0\n"
+                  "p.write_text('run\\n' * (n + 1))\ntime.sleep(30 if n == 0 else 0)")
+    _notebook(tmp_path / "slow.ipynb", slow_first)
+    run = reproduce.execute_notebook(tmp_path / "slow.ipynb", timeout=3)
+    assert run.ok, run.error
+    assert runs.read_text().splitlines() == ["run", "run"]
+
+    runs.unlink()
+    raising = slow_first.replace("time.sleep(30 if n == 0 else 0)", "raise ValueError('broken')")
+    _notebook(tmp_path / "bad.ipynb", raising)
+    run = reproduce.execute_notebook(tmp_path / "bad.ipynb", timeout=3)
+    assert not run.ok and "broken" in run.error
+    assert runs.read_text().splitlines() == ["run"]
