@@ -12,6 +12,7 @@ import sys
 COMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("garesearch.demo", "the paper's cats example through the public API"),
     "reproduce": ("garesearch.reproduce", "reproduce every notebook, figure and the claims report"),
+    "notebooks": ("garesearch.publish", "copy the notebooks and PLEAK examples out, to open in JupyterLab"),
     "figures": ("garesearch.figures", "redraw the paper's three figures into figures/"),
     "derivations": ("garesearch.derivations", "every derivation re-derived with sympy: proved or refuted"),
     "claims": ("garesearch.claims", "every claim of the paper, checked, with a verdict"),
@@ -21,7 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 def _usage() -> str:
-    lines = ["usage: python -m garesearch <command> [options]", "", "commands:"]
+    lines = ["usage: python -m garesearch [--version] <command> [options]", "", "commands:"]
     for name, (_, text) in COMMANDS.items():
         lines.append(f"  {name:<12} {text}")
     lines.append("")
@@ -33,6 +34,11 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0] in ("-h", "--help"):
         print(_usage())
+        return 0
+    if argv[0] in ("-V", "--version"):
+        from . import __version__
+
+        print(f"garesearch {__version__}")
         return 0
     name, rest = argv[0], argv[1:]
     if name not in COMMANDS:

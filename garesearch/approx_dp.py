@@ -8,7 +8,7 @@ paper calls the bound on the advantage :math:`\epsilon'` and the probability tha
 from the mechanism's :math:`(\epsilon, \delta)`.
 
 B.1, from an :math:`(\epsilon,\delta)` mechanism to :math:`(\epsilon',\delta')` guessing advantage
-----------------------------------------------------------------------------------------------
+--------------------------------------------------------------------------------------------------
 For an output ``y`` let :math:`\underline\chi_y = \inf_{x \in \hat X'} f_Y(y|x)`.  If
 
 .. math:: f_Y(y|x') \le e^{\epsilon} f_Y(y|x) + \delta \qquad (x' \in X',\ x \in \hat X')

@@ -29,8 +29,8 @@ The verdict is never typed in; :func:`verdict_from_checks` derives it from the c
 Usage::
 
     python -m garesearch claims            # the table
-    python -m garesearch claims --json     # a JSON list of {id, location, paper, computed,
-                                           #   verdict, explanation}
+    python -m garesearch claims --json     # JSON: summary counts and every claim with its
+                                           #   evidence (checks, both sides, tolerances)
     python -m garesearch claims --output DIR   # claims.md and claims.html in DIR
 """
 
@@ -40,9 +40,7 @@ import argparse
 import csv
 import dataclasses
 import functools
-import html
 import io
-import json
 import math
 import sys
 from collections import Counter
@@ -2610,149 +2608,42 @@ def plot_cats_or(ax=None, delta: float = DELTA):
 # ==========================================================================================
 # Output: table, JSON, Markdown, HTML
 # ==========================================================================================
-def _short(x, width: int = 60) -> str:
-    if isinstance(x, (float, np.floating)):
-        s = f"{float(x):.6g}"
-    else:
-        s = str(x)
-    return s if len(s) <= width else s[: width - 3] + "..."
-
-
+# The formats themselves live in garesearch.claims_report, which reads the results through
+# their public attributes.
 def _table(results: Sequence[ClaimResult]) -> str:
-    lines = [f"{'id':<26} {'verdict':<9}  paper  ->  computed"]
-    for r in results:
-        lines.append(f"{r.id:<26} {r.verdict:<9}  {_short(r.paper, 40)}  ->  {_short(r.computed, 50)}")
-    s = summary(results)
-    lines.append("")
-    lines.append(summary_line(results))
-    del s
-    return "\n".join(lines)
+    from . import claims_report
+
+    return claims_report.to_text(results)
 
 
 def summary_line(results: Sequence[ClaimResult]) -> str:
     """One line: how many claims are CONFIRMED, TYPO and WRONG (all, and the paper's list)."""
-    s = summary(results)
-    listed = [r for r in results if r.origin == "list"]
-    sl = summary(listed)
-    return (
-        f"{len(results)} claims: {s['CONFIRMED']} CONFIRMED, {s['TYPO']} TYPO, {s['WRONG']} WRONG "
-        f"(of the paper's list of {len(listed)}: {sl['CONFIRMED']} CONFIRMED, {sl['TYPO']} TYPO, "
-        f"{sl['WRONG']} WRONG)"
-    )
+    from . import claims_report
+
+    return claims_report.summary_line(results)
 
 
 def to_json(results: Sequence[ClaimResult] | None = None, *, indent: int | None = 1) -> str:
-    """The report as a JSON list of ``{id, location, paper, computed, verdict, explanation}``."""
-    results = check_all() if results is None else results
-    return json.dumps([r.as_dict() for r in results], indent=indent, ensure_ascii=False)
+    """The report as JSON: the summary counts and every claim with its evidence (its checks
+    with both sides, relation, kind and tolerance); see :func:`garesearch.claims_report.to_json`."""
+    from . import claims_report
 
-
-def _md_escape(s: str) -> str:
-    return str(s).replace("|", "\\|").replace("\n", " ")
+    return claims_report.to_json(check_all() if results is None else results, indent=indent)
 
 
 def to_markdown(results: Sequence[ClaimResult] | None = None, *, details: bool = True) -> str:
     """The report as Markdown: a summary, a table, and (``details=True``) one section per
-    claim with its explanation and checks."""
-    results = check_all() if results is None else results
-    out = [
-        "# Claims report",
-        "",
-        "Every claim of Laud and Pankova, *Interpreting Epsilon of Differential Privacy in Terms "
-        "of Advantage in Guessing or Approximating Sensitive Attributes*, checked by garesearch. "
-        "CONFIRMED: holds as printed; TYPO: the result holds but a printed expression, index, "
-        "word or intermediate value is wrong; WRONG: the printed result does not follow. Each "
-        "verdict is computed from the checks listed under the claim.",
-        "",
-        f"**{summary_line(results)}**",
-        "",
-        "| id | location | verdict | paper | computed |",
-        "|---|---|---|---|---|",
-    ]
-    for r in results:
-        out.append(
-            f"| [{r.id}](#{_anchor(r.id)}) | {_md_escape(r.location)} | **{r.verdict}** | "
-            f"{_md_escape(_short(r.paper, 50))} | {_md_escape(_short(r.computed, 60))} |"
-        )
-    out.append("")
-    if not details:
-        return "\n".join(out)
-    for r in results:
-        out += [
-            f"## {r.id}",
-            "",
-            f"<a id=\"{_anchor(r.id)}\"></a>",
-            "",
-            f"- **Location:** {r.location}",
-            f"- **The paper says:** {_md_escape(r.statement)}",
-            f"- **Paper's value:** {_md_escape(r.paper)}",
-            f"- **garesearch computes:** {_md_escape(r.computed)}",
-            f"- **Verdict:** **{r.verdict}**" + (" (claim added while checking)" if r.origin == "added" else ""),
-            "",
-            r.explanation,
-            "",
-            "Checks:",
-            "",
-        ]
-        for c in r.evidence.checks:
-            mark = "holds" if c.holds else "FAILS"
-            out.append(f"- [{c.kind}] {_md_escape(c.text)}: {_md_escape(_short(c.lhs, 80))} "
-                       f"{c.op}{'' if c.digits is None else f'({c.digits} decimals)'} "
-                       f"{_md_escape(_short(c.rhs, 80))} -> {mark}")
-        out.append("")
-    return "\n".join(out)
+    claim with its explanation and checks (:func:`garesearch.claims_report.to_markdown`)."""
+    from . import claims_report
 
-
-def _anchor(claim_id: str) -> str:
-    return "claim-" + "".join(ch if ch.isalnum() else "-" for ch in claim_id.lower())
-
-
-_CSS = """
-body { font-family: system-ui, sans-serif; max-width: 70em; margin: 2em auto; padding: 0 1em;
-       line-height: 1.45; color: #222; }
-table { border-collapse: collapse; width: 100%; font-size: 0.92em; }
-th, td { border: 1px solid #ccc; padding: 0.3em 0.5em; text-align: left; vertical-align: top; }
-th { background: #f2f2f2; }
-.CONFIRMED { background: #e3f4e1; } .TYPO { background: #fff4d6; } .WRONG { background: #fbe0e0; }
-.v { font-weight: bold; } code { font-size: 0.95em; }
-section { border-top: 1px solid #ddd; margin-top: 1.5em; }
-ul.checks { font-size: 0.9em; color: #444; }
-"""
+    return claims_report.to_markdown(check_all() if results is None else results, details=details)
 
 
 def to_html(results: Sequence[ClaimResult] | None = None) -> str:
     """The report as one self-contained HTML page (inline CSS, no scripts)."""
-    results = check_all() if results is None else results
-    e = html.escape
-    rows = "\n".join(
-        f"<tr class='{r.verdict}'><td><a href='#{_anchor(r.id)}'>{e(r.id)}</a></td>"
-        f"<td>{e(r.location)}</td><td class='v'>{r.verdict}</td><td>{e(_short(r.paper, 60))}</td>"
-        f"<td>{e(_short(r.computed, 70))}</td></tr>"
-        for r in results
-    )
-    sections = []
-    for r in results:
-        checks = "".join(
-            f"<li>[{c.kind}] {e(c.text)}: <code>{e(_short(c.lhs, 80))}</code> {e(c.op)} "
-            f"<code>{e(_short(c.rhs, 80))}</code> &rarr; {'holds' if c.holds else '<b>fails</b>'}</li>"
-            for c in r.evidence.checks
-        )
-        sections.append(
-            f"<section id='{_anchor(r.id)}'><h2>{e(r.id)} <span class='{r.verdict}'>{r.verdict}</span></h2>"
-            f"<p><b>Location:</b> {e(r.location)}<br><b>The paper says:</b> {e(r.statement)}<br>"
-            f"<b>Paper's value:</b> {e(str(r.paper))}<br><b>garesearch computes:</b> "
-            f"{e(str(r.computed))}</p><p>{e(r.explanation)}</p><ul class='checks'>{checks}</ul></section>"
-        )
-    return (
-        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>Claims report</title>"
-        f"<style>{_CSS}</style></head><body><h1>Claims report</h1>"
-        "<p>Every claim of Laud and Pankova's paper, checked by garesearch. CONFIRMED: holds as "
-        "printed; TYPO: the result holds but something printed is wrong; WRONG: the printed "
-        "result does not follow. Verdicts are computed from the checks listed under each claim.</p>"
-        f"<p><b>{e(summary_line(results))}</b></p>"
-        "<table><tr><th>id</th><th>location</th><th>verdict</th><th>paper</th><th>computed</th></tr>"
-        f"{rows}</table>{''.join(sections)}</body></html>"
-    )
+    from . import claims_report
+
+    return claims_report.to_html(check_all() if results is None else results)
 
 
 def write_report(output_dir: str | Path = "output",
@@ -2785,7 +2676,7 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m garesearch claims",
         description="Check every claim of the paper and print a verdict for each.",
     )
-    parser.add_argument("--json", action="store_true", help="print a JSON list instead of the table")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of the table")
     parser.add_argument("--output", help="also write claims.md, claims.html and claims.json to this folder")
     parser.add_argument("--id", nargs="+", dest="ids", help="check only these claim ids")
     args = parser.parse_args(argv)

@@ -11,10 +11,13 @@ r"""The paper's three figures, redrawn from computed regions (``python -m garese
   neighbouring blocks of side :math:`2a`).
 
 Each function computes its regions as polygons (``*_regions``), draws them, and puts the
-paper's labels where the paper's label files put them.  The geometry is in the label files'
-picture units (4144 sp), so that a picture point ``(x, y)`` maps to the figure fraction
-:func:`picture_to_fraction` gives.  Files are written as PDF, PNG and SVG, byte-identical
-from run to run (Agg, fixed metadata, fixed ``svg.hashsalt``).
+paper's labels (those of its label files, with the absolute-value bars that the bands
+:math:`|x_i - t_i| \le r_i` mean) inside the region each one names, clear of every border and
+of each other.  The geometry is in the label files' picture units (4144 sp); a figure is
+:data:`FIGURE_SCALE` times the paper's picture, about a journal column wide, with the labels at
+the paper's 12 pt in Computer Modern (matplotlib's ``cm`` mathtext, no LaTeX needed).  Files
+are written as PDF (fonts embedded), PNG (:data:`PNG_DPI` dpi) and SVG, byte-identical from run
+to run (Agg, fixed metadata, fixed ``svg.hashsalt``).
 """
 
 from __future__ import annotations
@@ -38,6 +41,8 @@ __all__ = [
     "CORNER_LABELS",
     "CORNER_PICTURE",
     "FIGURES",
+    "FIGURE_SCALE",
+    "PNG_DPI",
     "SPLIT_LABELS",
     "SPLIT_PICTURE",
     "andor_regions",
@@ -60,10 +65,16 @@ UNIT_SP = 4144
 #: picture units per inch: 72.27 pt/in * 65536 sp/pt / 4144 sp
 UNITS_PER_INCH = 72.27 * 65536 / UNIT_SP
 LABEL_FONTSIZE = 12
+#: each figure is drawn at this multiple of the paper's picture size (labels stay at 12 pt):
+#: Fig. 2a and 2b come out about a journal column (3.0-3.7 in) wide
+FIGURE_SCALE = 1.5
+#: resolution of the PNG files (print resolution; Fig. 2a and 2b are then >= 1,000 px wide)
+PNG_DPI = 300
 
 #: (W, H, x0, y0) of ``\begin{picture}(W,H)(x0,y0)`` in corner.pdf_t
 CORNER_PICTURE = (1374, 1374, -11, -523)
-#: (label, x, y) of each ``\put(x,y)`` in corner.pdf_t
+#: (label, x, y) of each ``\put(x,y)`` in corner.pdf_t (as printed; the figures draw these
+#: labels, the bands with absolute-value bars, inside the regions they name)
 CORNER_LABELS = (
     (r"$a$", 766, 434),
     (r"$X'$", 1036, -376),
@@ -109,15 +120,27 @@ SPLIT_LABELS = (
     (r"$\hat{X'}_4$", 1441, -1501),
 )
 
-# Geometry chosen (in picture units) so that the regions sit under the paper's labels.
+# Geometry (in picture units): the regions fill the paper's pictures, and each is large enough
+# for its label at 12 pt.
 CORNER_SQUARE = (0.0, -512.0, 1352.0)  # lower-left corner and side of the domain X
 CORNER_T = (1352.0, -512.0)  # t in the bottom-right corner of X
 ANDOR_DOMAIN = (0.0, -1640.0, 2740.0, 620.0)  # x0, y0, x1, y1 of the domain X
 ANDOR_T = (1370.0, -600.0)
 _CORNER_ANGLE = 120.0  # direction (degrees) of the radius a drawn in Fig. 1
-# the labels are set like the paper's (LaTeX, 12 pt): Computer Modern through mathtext
-_FIGURE_RC = {"mathtext.fontset": "cm"}
-SPLIT_T = (1080.0, -560.0)
+# the labels are set like the paper's (LaTeX, 12 pt): Computer Modern through mathtext, and
+# cmr10 (shipped with matplotlib) for any upright text
+_FIGURE_RC = {
+    "mathtext.fontset": "cm",
+    "font.family": "serif",
+    "font.serif": ["cmr10"],
+    "axes.formatter.use_mathtext": True,
+    "pdf.fonttype": 42,
+}
+SPLIT_T = (1125.0, -500.0)
+
+# the band labels as the paper means them (its label files print them without the bars)
+_BAND_I = r"$|x_i - t_i| \leq r_i$"
+_BAND_J = r"$|x_j - t_j| \leq r_j$"
 
 Regions = dict[str, list[np.ndarray]]
 
@@ -210,7 +233,7 @@ def corner_regions(r: float = 450.0, a: float = 900.0) -> Regions:
     }
 
 
-def andor_regions(r: Sequence[float] = (260.0, 200.0)) -> Regions:
+def andor_regions(r: Sequence[float] = (280.0, 220.0)) -> Regions:
     r"""Regions of Fig. 2a (Sec. 4.3): the correct guesses of an AND and of an OR.
 
     The domain ``X``, the OR-event (cross) :math:`\{|x_i - t_i| \le r_i\} \cup
@@ -245,7 +268,7 @@ def andor_regions(r: Sequence[float] = (260.0, 200.0)) -> Regions:
 SPLIT_BLOCKS = {1: (1, 0), 2: (0, 1), 3: (-1, 0), 4: (0, -1)}
 
 
-def split_regions(r: Sequence[float] = (170.0, 160.0), a: float = 630.0) -> Regions:
+def split_regions(r: Sequence[float] = (250.0, 250.0), a: float = 640.0) -> Regions:
     r"""Regions of Fig. 2b (Sec. 4.3): :math:`X'` and :math:`\hat X'` split into blocks.
 
     The central block :math:`\prod_i \mathcal B(t_i, a)` is split into :math:`X'_0` (the cross)
@@ -299,7 +322,7 @@ def split_regions(r: Sequence[float] = (170.0, 160.0), a: float = 630.0) -> Regi
 # ------------------------------------------------------------------------------------------
 def _canvas(picture) -> tuple[Figure, object]:
     w, h, x0, y0 = picture
-    fig = Figure(figsize=(w / UNITS_PER_INCH, h / UNITS_PER_INCH))
+    fig = Figure(figsize=(w * FIGURE_SCALE / UNITS_PER_INCH, h * FIGURE_SCALE / UNITS_PER_INCH))
     ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
     ax.set_xlim(x0, x0 + w)
     ax.set_ylim(y0, y0 + h)
@@ -307,10 +330,9 @@ def _canvas(picture) -> tuple[Figure, object]:
     return fig, ax
 
 
-def _labels(fig, labels, picture) -> None:
-    for text, x, y in labels:
-        fx, fy = picture_to_fraction(x, y, picture)
-        fig.text(fx, fy, text, ha="left", va="baseline", fontsize=LABEL_FONTSIZE, gid="label")
+def _put(ax, text: str, x: float, y: float, ha: str = "center", va: str = "center") -> None:
+    """A label at the picture point ``(x, y)`` (centred there unless ``ha``/``va`` say)."""
+    ax.text(x, y, text, ha=ha, va=va, fontsize=LABEL_FONTSIZE, gid="label", clip_on=False)
 
 
 def _draw(ax, regions: Regions, name: str, **kw) -> None:
@@ -350,13 +372,20 @@ def figure1_corner(outdir: str | Path | None = None, *, r: float = 450.0, a: flo
         end = t + a * np.array([np.cos(np.radians(_CORNER_ANGLE)), np.sin(np.radians(_CORNER_ANGLE))])
         _dimension(ax, tuple(t), tuple(end))
         ax.plot(*t, "o", color=COLORS["ink"], ms=2.5, clip_on=False)
-        _labels(fig, CORNER_LABELS, CORNER_PICTURE)
+        # "a" beside the middle of the radius, X' inside the quarter disc, X in the domain
+        # outside the ball
+        u = (end - t) / a
+        normal = np.array([u[1], -u[0]])  # to the right of the radius, away from the corner
+        _put(ax, "$a$", *(t + 0.5 * (r + a) * u + 0.09 * a * normal))
+        _put(ax, "$X'$", *(t + 0.55 * r * np.array([-np.cos(np.radians(22)), np.sin(np.radians(22))])))
+        x0, y0, side = CORNER_SQUARE
+        _put(ax, "$X$", x0 + 0.17 * side, y0 + 0.2 * side)
         if outdir is not None:
             save_figure(fig, "figure1_corner", outdir)
     return fig
 
 
-def figure2a_andor(outdir: str | Path | None = None, *, r: Sequence[float] = (260.0, 200.0)) -> Figure:
+def figure2a_andor(outdir: str | Path | None = None, *, r: Sequence[float] = (280.0, 220.0)) -> Figure:
     """Fig. 2a of the paper: correctly guessing the AND and the OR of two approximations (Sec. 4.3).
 
     Parameters
@@ -378,17 +407,24 @@ def figure2a_andor(outdir: str | Path | None = None, *, r: Sequence[float] = (26
         _draw(ax, regions, "X", facecolor="white", edgecolor=COLORS["ink"], lw=0.8)
         _draw(ax, regions, "OR", facecolor=COLORS["compare"], alpha=0.45, edgecolor=COLORS["ink"], lw=0.6)
         _draw(ax, regions, "AND", facecolor=COLORS["guess"], alpha=0.55, edgecolor=COLORS["ink"], lw=0.6)
-        _dimension(ax, (ti, tj + 0.6 * rj), (ti + ri, tj + 0.6 * rj))
-        _dimension(ax, (ti - 0.7 * ri, tj), (ti - 0.7 * ri, tj - rj))
+        _, _, x1, y1 = ANDOR_DOMAIN
+        _dimension(ax, (ti, tj + 0.35 * rj), (ti + ri, tj + 0.35 * rj))
+        _dimension(ax, (ti - 0.8 * ri, tj), (ti - 0.8 * ri, tj - rj))
         ax.plot(ti, tj, "o", color=COLORS["ink"], ms=2.5)
-        _labels(fig, ANDOR_LABELS, ANDOR_PICTURE)
+        # the band labels outside the domain at the ends of their bands (top, right), r_i above
+        # its arrow, r_j beside the box, (t_i, t_j) under t
+        _put(ax, _BAND_I, ti, y1 + 30, va="bottom")
+        _put(ax, _BAND_J, x1 + 30, tj, ha="left")
+        _put(ax, "$r_i$", ti + 0.5 * ri, tj + 0.35 * rj + 70)
+        _put(ax, "$r_j$", ti - ri - 80, tj - 0.5 * rj)
+        _put(ax, "$(t_i,t_j)$", ti + 40, tj - 0.5 * rj)
         if outdir is not None:
             save_figure(fig, "figure2a_andor", outdir)
     return fig
 
 
 def figure2b_split(
-    outdir: str | Path | None = None, *, r: Sequence[float] = (170.0, 160.0), a: float = 630.0
+    outdir: str | Path | None = None, *, r: Sequence[float] = (250.0, 250.0), a: float = 640.0
 ) -> Figure:
     r"""Fig. 2b of the paper: :math:`X'` and :math:`\hat X'` split into comparable blocks (Sec. 4.3).
 
@@ -423,7 +459,31 @@ def figure2b_split(
         _dimension(ax, (ti, tj), (ti + a, tj))
         _dimension(ax, (ti, tj), (ti, tj + a))
         ax.plot(ti, tj, "o", color=COLORS["ink"], ms=2.5)
-        _labels(fig, SPLIT_LABELS, SPLIT_PICTURE)
+        ri, rj = r
+        w, h, px0, py0 = SPLIT_PICTURE
+        px1, py1 = px0 + w, py0 + h
+        # each label at the centre of the visible part of the region it names
+        left, right = (px0 + ti - a) / 2, (ti + a + px1) / 2  # blocks 3 and 1
+        top, bottom = (tj + a + py1) / 2, (py0 + tj - a) / 2  # blocks 2 and 4
+        inner_x = ((ti - a + ti - ri) / 2, (ti + ri + ti + a) / 2)  # corner columns of block 0
+        inner_y = ((tj + rj + tj + a) / 2, (tj - a + tj - rj) / 2)  # corner rows of block 0
+        for x in inner_x:
+            for y in inner_y:
+                _put(ax, r"$\hat{X'}_0$", x, y)
+        _put(ax, "$X'_0$", inner_x[0], tj)  # the left arm of the cross
+        for k, x in ((3, left), (1, right)):
+            _put(ax, f"$X'_{k}$", x, tj)
+            for y in inner_y:
+                _put(ax, rf"$\hat{{X'}}_{k}$", x, y)
+        for k, y in ((2, top), (4, bottom)):
+            _put(ax, f"$X'_{k}$", ti, y)
+            for x in inner_x:
+                _put(ax, rf"$\hat{{X'}}_{k}$", x, y)
+        _put(ax, "$a$", ti - 0.3 * ri, tj + 0.5 * a)  # left of the vertical arrow
+        _put(ax, "$a$", ti + 0.5 * (ri + a), tj + 0.3 * rj)  # above the horizontal one
+        _put(ax, "$(t_i,t_j)$", ti, tj - 0.5 * rj)
+        _put(ax, _BAND_I, ti, py1 + 30, va="bottom")
+        _put(ax, _BAND_J, px1 + 30, tj, ha="left")
         if outdir is not None:
             save_figure(fig, "figure2b_split", outdir)
     return fig
@@ -437,7 +497,7 @@ FIGURES: dict[str, Callable[..., Figure]] = {
 
 _FORMATS = {
     "pdf": {"metadata": {"CreationDate": None, "Creator": "garesearch.figures"}},
-    "png": {"metadata": {"Software": None}},
+    "png": {"metadata": {"Software": None}, "dpi": PNG_DPI},
     "svg": {"metadata": {"Date": None, "Creator": "garesearch.figures"}},
 }
 

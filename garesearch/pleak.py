@@ -12,23 +12,23 @@ statement per column, ``table.column <knowledge>;`` (grammar: ``banach/ParserQ.h
 This module reads both formats (it shares no code with PLEAK) and maps them onto the
 paper's objects:
 
-==========================  ===========================================================
-PLEAK knowledge             garesearch
-==========================  ===========================================================
-``exact``                   the attacker knows the value: the term is already guessed
-``none``                    nothing known; no bound on the distance (an error if needed)
-``rangeUnif lb ub``         :class:`~garesearch.priors.Uniform` ``(lb, ub)``
-``normal mu var``           :class:`~garesearch.priors.Normal` ``(mu, sqrt(var))``; the
-                            second argument is the **variance**
-``rangePrior lb (ub,p)...`` :class:`~garesearch.priors.PiecewiseUniform` with edges
-                            ``lb, ub_1, ub_2, ...`` and masses ``p_i``
-``setUnif v ...``           :class:`~garesearch.priors.Categorical`, uniform
-``setPrior ('v',p) ...``    :class:`~garesearch.priors.Categorical`
-``totalUnif n``             :class:`~garesearch.priors.Categorical`, ``n`` equally likely
-                            values (discrete metric)
-``range lb ub``             support only: the worst prior of Sec. 4.1, ``R = ub - lb``
-``set v ...``, ``total n``  support only: the worst prior, discrete metric (``R = 1``)
-==========================  ===========================================================
+===========================  ===========================================================
+PLEAK knowledge              garesearch
+===========================  ===========================================================
+``exact``                    the attacker knows the value: the term is already guessed
+``none``                     nothing known; no bound on the distance (an error if needed)
+``rangeUnif lb ub``          :class:`~garesearch.priors.Uniform` ``(lb, ub)``
+``normal mu var``            :class:`~garesearch.priors.Normal` ``(mu, sqrt(var))``; the
+                             second argument is the **variance**
+``rangePrior lb (ub,p)...``  :class:`~garesearch.priors.PiecewiseUniform` with edges
+                             ``lb, ub_1, ub_2, ...`` and masses ``p_i``
+``setUnif v ...``            :class:`~garesearch.priors.Categorical`, uniform
+``setPrior ('v',p) ...``     :class:`~garesearch.priors.Categorical`
+``totalUnif n``              :class:`~garesearch.priors.Categorical`, ``n`` equally likely
+                             values (discrete metric)
+``range lb ub``              support only: the worst prior of Sec. 4.1, ``R = ub - lb``
+``set v ...``, ``total n``   support only: the worst prior, discrete metric (``R = 1``)
+===========================  ===========================================================
 
 Goals: ``col exact`` is a correct guess of the value itself (``r = 0``, discrete metric, as
 PLEAK's L0 norm); ``col approx r`` (and ``approxWrtLp(p) r`` / ``approxWrtLinf r`` on one

@@ -1,8 +1,8 @@
 """One plot style for the notebooks and the paper's figures.
 
 Use :func:`style` as a context manager (or call :func:`apply_style` once in a notebook);
-:data:`COLORS` names the few colours used everywhere; :func:`mark_optimum` and
-:func:`mark_value` are the small helpers the notebooks share.
+:data:`COLORS` names the few colours used everywhere; :func:`mark_optimum`,
+:func:`mark_value` and :func:`log_axis` are the small helpers the notebooks share.
 Importing this module imports matplotlib (it is loaded lazily by ``garesearch``).
 """
 
@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import matplotlib as mpl
 
-__all__ = ["COLORS", "RC", "apply_style", "mark_optimum", "mark_value", "style"]
+__all__ = ["COLORS", "RC", "apply_style", "log_axis", "mark_optimum", "mark_value", "style"]
 
 #: Colour names used throughout (colour-blind safe, from the Okabe-Ito palette).
 COLORS: dict[str, str] = {
@@ -133,3 +133,58 @@ def mark_value(ax, y: float, *, label: str, color: str | None = None, ls: str = 
         The line.
     """
     return ax.axhline(y, color=color or COLORS["paper"], lw=1.0, ls=ls, label=label)
+
+
+def _plain(value: float, _pos=None) -> str:
+    """A tick value as a plain number (0.0002, 0.5, 20)."""
+    return f"{value:g}"
+
+
+def log_axis(ax, axis: str = "x"):
+    """Put ``ax``'s ``axis`` on a log scale with readable ticks, after the data are drawn.
+
+    Not in the paper: a plotting helper.  Over at most three decades the labelled ticks are
+    1, 2 and 5 times the powers of ten, written as plain numbers; over more, only powers of
+    ten (as many as the axis has room for), written :math:`10^k`.  Minor ticks are left unlabelled, so that no two tick labels overprint (matplotlib
+    labels minor ticks when the range is short, which crowds them together).
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Axes whose data are already drawn (the range decides the ticks).
+    axis : {"x", "y"}
+        Which axis.
+
+    Returns
+    -------
+    matplotlib.axis.Axis
+        The axis.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> _ = ax.plot([2e-4, 6e-3], [0, 1])
+    >>> ticks = log_axis(ax, "x").get_majorticklocs()
+    >>> [f"{t:g}" for t in ticks if 2e-4 <= t <= 6e-3]
+    ['0.0002', '0.0005', '0.001', '0.002', '0.005']
+    >>> plt.close(fig)
+    """
+    import math
+
+    from matplotlib.ticker import FuncFormatter, LogFormatterSciNotation, LogLocator, NullFormatter
+
+    if axis not in ("x", "y"):
+        raise ValueError(f"axis must be 'x' or 'y'; got {axis!r}")
+    getattr(ax, f"set_{axis}scale")("log")
+    lo, hi = sorted(getattr(ax, f"get_{axis}lim")())
+    decades = math.log10(hi / lo) if lo > 0 else math.inf
+    which = ax.xaxis if axis == "x" else ax.yaxis
+    if decades <= 3:
+        which.set_major_locator(LogLocator(base=10.0, subs=(1.0, 2.0, 5.0), numticks=15))
+        which.set_major_formatter(FuncFormatter(_plain))
+    else:  # powers of ten only, as many as the axis has room for
+        which.set_major_locator(LogLocator(base=10.0, subs=(1.0,), numticks="auto"))
+        which.set_major_formatter(LogFormatterSciNotation())
+    which.set_minor_formatter(NullFormatter())
+    return which

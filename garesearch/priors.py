@@ -54,7 +54,7 @@ class Prior(ABC):
     tail integrals the lower side of Def. 7 needs through :meth:`tail_mgf`.
     """
 
-    #: ``"absolute"`` (|x - y|) or ``"discrete"`` (1 between different values)
+    #: ``"absolute"`` (``|x - y|``) or ``"discrete"`` (1 between different values)
     metric: str = "absolute"
 
     @property
@@ -550,7 +550,7 @@ class Continuous(Prior):
 class Categorical(Prior):
     """A prior on finitely many values, ``{value: probability}``.
 
-    Numeric keys use the metric |x - y|; any other keys (strings, tuples, ...) the discrete
+    Numeric keys use the metric ``|x - y|``; any other keys (strings, tuples, ...) the discrete
     metric, distance 1 between different values (Sec. 4.1 "A discrete set of prior
     probabilities", Sec. 6.1).  Keys with probability 0 are dropped.
 

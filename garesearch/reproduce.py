@@ -1,14 +1,19 @@
 """The main job: reproduce the paper's results (``python -m garesearch reproduce``).
 
-1. executes every ``notebooks/*.ipynb`` on a fresh kernel (two at a time by default) and
-   writes an HTML copy of each, with its outputs, to ``<output>/notebooks/``;
-2. regenerates the paper's figures in ``figures/`` (:mod:`garesearch.figures`);
+1. executes every notebook (those shipped with the package, or ``--notebooks DIR``) on a
+   fresh kernel (two at a time by default) and writes each, with its outputs, to
+   ``<output>/notebooks/`` as HTML that loads nothing from the network (MathJax from a local
+   copy in ``<output>/notebooks/mathjax/``, widgets as static snapshots:
+   :mod:`garesearch.publish`) and as an executed ``.ipynb`` (which ``make docs`` renders);
+2. regenerates the paper's figures in ``<output>/figures/`` or ``--figures DIR``
+   (:mod:`garesearch.figures`);
 3. writes the claims report with :func:`garesearch.claims.write_report` (when that module
    is present);
 4. prints progress as it goes and a table of timings, also saved as
    ``<output>/timings.tsv``.
 
-The exit status is non-zero if any step fails.
+Every file is written under ``--output`` (unless ``--figures`` names another folder).  The exit
+status is non-zero if any step fails, and the last line says which.
 """
 
 from __future__ import annotations
@@ -58,22 +63,30 @@ def _kernel_env() -> None:
 
 
 def execute_notebook(
-    path: str | Path, html_dir: str | Path | None = None, *, timeout: int = 600,
-    kernel_name: str = "python3",
+    path: str | Path, html_dir: str | Path | None = None, *, timeout: int = 300,
+    kernel_name: str = "python3", retries: int = 1,
 ) -> NotebookRun:
     """Execute one notebook top to bottom on a fresh kernel (working folder: its own).
+
+    A run that fails without a cell raising (a cell or the kernel start timing out, the kernel
+    dying: on a loaded machine a kernel message can get lost) is repeated on a new kernel, up
+    to ``retries`` times; a cell that raises is reported at once.
 
     Parameters
     ----------
     path : path
         The ``.ipynb`` file (it is read, never written).
     html_dir : path, optional
-        If given, write the executed notebook there as ``<name>.html`` (nbconvert's
-        ``HTMLExporter``), also when a cell fails (up to the failing cell).
+        If given, write the executed notebook there as ``<name>.html``
+        (:func:`garesearch.publish.notebook_to_html`, with MathJax copied into
+        ``<html_dir>/mathjax/``) and as ``<name>.ipynb`` (widgets as static snapshots), also
+        when a cell fails (up to the failing cell).
     timeout : int
         Seconds allowed per cell.
     kernel_name : str
         Jupyter kernel to run it on.
+    retries : int
+        How often a run that timed out or lost its kernel is repeated.
 
     Returns
     -------
@@ -81,31 +94,42 @@ def execute_notebook(
     """
     import nbclient
     import nbformat
+    from nbclient.exceptions import CellExecutionError
 
     path = Path(path)
     _kernel_env()
     start = time.perf_counter()
-    nb = nbformat.read(path, as_version=4)
-    error = ""
-    try:
-        client = nbclient.NotebookClient(
-            nb, timeout=timeout, kernel_name=kernel_name,
-            resources={"metadata": {"path": str(path.parent.resolve())}},
-            extra_arguments=["--IPKernelApp.log_level=ERROR"],  # no kernel start-up chatter
-        )
-        client.execute()
-    except Exception as exc:  # a failing cell, a timeout, a dead kernel: report, don't crash
-        error = f"{type(exc).__name__}: {exc}"
+    for attempt in range(retries + 1):
+        nb = nbformat.read(path, as_version=4)
+        error = ""
+        try:
+            client = nbclient.NotebookClient(
+                nb, timeout=timeout, kernel_name=kernel_name,
+                resources={"metadata": {"path": str(path.parent.resolve())}},
+                extra_arguments=["--IPKernelApp.log_level=ERROR"],  # no kernel start-up chatter
+            )
+            client.execute()
+        except CellExecutionError as exc:  # a cell raised: the notebook is broken
+            error = f"{type(exc).__name__}: {exc}"
+            break
+        except Exception as exc:  # a timeout, a dead kernel: report, don't crash; retry
+            error = f"{type(exc).__name__}: {exc}"
+            if attempt < retries:
+                print(f"[notebooks] {path.name}: {type(exc).__name__}; running it again on a "
+                      "new kernel", flush=True)
+                continue
+        break
     seconds = time.perf_counter() - start
     html = ""
     if html_dir is not None:
         try:
-            from nbconvert import HTMLExporter
+            from . import publish
 
-            body, _ = HTMLExporter().from_notebook_node(nb)
-            out = Path(html_dir) / f"{path.stem}.html"
-            out.parent.mkdir(parents=True, exist_ok=True)
-            out.write_text(body, encoding="utf-8")
+            html_dir = Path(html_dir)
+            publish.copy_mathjax(html_dir / "mathjax")
+            out = html_dir / f"{path.stem}.html"
+            out.write_text(publish.notebook_to_html(nb), encoding="utf-8")
+            nbformat.write(publish.snapshot_widgets(nb), html_dir / f"{path.stem}.ipynb")
             html = str(out)
         except Exception as exc:
             error = error or f"HTML export failed: {type(exc).__name__}: {exc}"
@@ -144,10 +168,14 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m garesearch reproduce", description=__doc__.splitlines()[0]
     )
     parser.add_argument("--output", default="output", help="folder for HTML copies, report, timings")
-    parser.add_argument("--notebooks", default="notebooks", help="folder with the notebooks")
-    parser.add_argument("--figures", default="figures", help="folder for the paper's figures")
+    parser.add_argument("--notebooks", default=None,
+                        help="folder with the notebooks (default: those shipped with garesearch)")
+    parser.add_argument("--figures", default=None,
+                        help="folder for the paper's figures (default: <output>/figures)")
     parser.add_argument("--jobs", type=int, default=2, help="notebooks executed in parallel (default 2)")
-    parser.add_argument("--timeout", type=int, default=600, help="seconds allowed per notebook cell")
+    parser.add_argument("--timeout", type=int, default=300,
+                        help="seconds allowed per notebook cell (default 300); a notebook that "
+                             "times out is run once more on a new kernel")
     parser.add_argument("--skip-claims", action="store_true", help="do not write the claims report")
     args = parser.parse_args(argv)
     if args.jobs < 1:
@@ -155,14 +183,28 @@ def main(argv: list[str] | None = None) -> int:
 
     t0 = time.perf_counter()
     output = Path(args.output)
+    figures_dir = Path(args.figures) if args.figures is not None else output / "figures"
     html_dir = output / "notebooks"
     html_dir.mkdir(parents=True, exist_ok=True)
-    notebooks = find_notebooks(args.notebooks)
     failures: list[str] = []
     timings: list[tuple[str, float, str]] = []
+    notebook_dir = args.notebooks
+    if notebook_dir is None:
+        from .publish import packaged_notebooks
+
+        try:
+            notebook_dir = packaged_notebooks()
+        except FileNotFoundError as exc:
+            _say(f"[notebooks] {exc}")
+            notebook_dir = Path("notebooks")
+    notebooks = find_notebooks(notebook_dir)
     if not notebooks:
-        _say(f"[notebooks] none found in {args.notebooks}/ (run from the repository root)")
-        failures.append("notebooks: none found")
+        _say(f"[notebooks] none found in {notebook_dir}/")
+        failures.append("notebooks (none found)")
+    else:
+        from .publish import copy_mathjax
+
+        copy_mathjax(html_dir / "mathjax")  # once, before the workers start
 
     # Import the heavy modules once, then fork the workers (they inherit them); spawn where
     # fork does not exist.
@@ -180,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
 
         # figures and claims run here while the notebooks run in the workers
         start = time.perf_counter()
-        ok, msg = _run_figures(Path(args.figures))
+        ok, msg = _run_figures(figures_dir)
         timings.append(("figures", time.perf_counter() - start, "ok" if ok else "FAILED"))
         _say(f"[figures] {'ok' if ok else 'FAILED'} ({timings[-1][1]:.1f} s): {msg}")
         if not ok:
@@ -213,10 +255,12 @@ def main(argv: list[str] | None = None) -> int:
     timings.append(("total", total, "ok" if not failures else "FAILED"))
     lines = ["step\tseconds\tstatus"] + [f"{n}\t{s:.2f}\t{st}" for n, s, st in timings]
     (output / "timings.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    _say(f"[done] {total:.1f} s; HTML copies in {html_dir}/, timings in {output / 'timings.tsv'}")
     if failures:
-        _say("[done] FAILED: " + ", ".join(failures))
+        _say(f"[FAILED] {total:.1f} s: {len(failures)} step(s) failed: {', '.join(failures)} "
+             f"(details above); the rest is in {output}/")
         return 1
+    _say(f"[done] {total:.1f} s: notebooks (HTML, executed .ipynb) in {html_dir}/, figures in "
+         f"{figures_dir}/, timings in {output / 'timings.tsv'}")
     return 0
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import re
 from fractions import Fraction
 
 import pytest
@@ -351,14 +352,93 @@ def test_sequential_composition_needs_independence():
 def test_json_command(results, capsys):
     assert claims.main(["--json", "--id", "S6.cats_AND_eps", "S1.rescale"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert [d["id"] for d in data] == ["S6.cats_AND_eps", "S1.rescale"]
-    for d in data:
-        assert set(d) == {"id", "location", "paper", "computed", "verdict", "explanation"}
-    assert isinstance(data[0]["paper"], float) and data[0]["paper"] == 0.539
-    assert isinstance(data[0]["computed"], float)
+    assert data["summary"]["claims"] == 2
+    assert data["summary"]["CONFIRMED"] + data["summary"]["TYPO"] + data["summary"]["WRONG"] == 2
+    records = data["claims"]
+    assert [d["id"] for d in records] == ["S6.cats_AND_eps", "S1.rescale"]
+    for d in records:
+        assert set(d) == {"id", "location", "statement", "origin", "verdict", "failing", "evidence"}
+        assert set(d["evidence"]) == {"paper", "computed", "explanation", "checks"}
+        for c in d["evidence"]["checks"]:
+            assert set(c) == {"text", "kind", "relation", "lhs", "rhs", "digits", "tolerance", "holds"}
+    cats = records[0]["evidence"]
+    assert isinstance(cats["paper"], float) and cats["paper"] == 0.539
+    assert isinstance(cats["computed"], float)
+    # S1.rescale: a TYPO whose failing check is the printed eps0*1000; sympy's "0" is a number
+    rescale = records[1]
+    assert rescale["verdict"] == "TYPO" and rescale["failing"] == ["printed eps0*1000 minus 0.001*eps0"]
+    sides = [(c["lhs"], c["rhs"]) for c in rescale["evidence"]["checks"]]
+    assert (0, 0) in sides
     full = json.loads(claims.to_json(list(results.values())))
-    assert len(full) == len(EXPECTED)
-    assert {d["verdict"] for d in full} <= set(claims.VERDICTS)
+    assert len(full["claims"]) == len(EXPECTED)
+    assert {d["verdict"] for d in full["claims"]} <= set(claims.VERDICTS)
+    counts = claims.summary(list(results.values()))
+    assert {v: full["summary"][v] for v in claims.VERDICTS} == counts
+    listed = [r for r in results.values() if r.origin == "list"]
+    assert full["summary"]["paper_list"]["claims"] == len(listed)
+
+
+def test_json_numbers_are_numbers_and_tolerances_are_stated(results):
+    full = json.loads(claims.to_json(list(results.values())))
+    by_id = {d["id"]: d for d in full["claims"]}
+    for r in results.values():
+        for c, rec in zip(r.evidence.checks, by_id[r.id]["evidence"]["checks"], strict=True):
+            assert rec["holds"] == c.holds and rec["kind"] == c.kind and rec["relation"] == c.op
+            if isinstance(c.lhs, float) and math.isfinite(c.lhs):
+                assert rec["lhs"] == c.lhs
+            if c.op == "approx":
+                assert rec["tolerance"] == {"abs": 0.5 * 10.0 ** -c.digits}
+            elif c.op == "close":
+                assert rec["tolerance"]["rel"] == 1e-9
+            else:
+                assert rec["tolerance"] is None
+    # S6.salary_p: 0.3286 against the printed 0.42 to 2 decimals
+    (check,) = [c for c in by_id["S6.salary_p"]["evidence"]["checks"] if c["relation"] == "approx"]
+    sigma = math.sqrt(55556.0)  # the paper's variance
+    assert check["lhs"] == pytest.approx(math.erf(100 / (sigma * math.sqrt(2))), rel=1e-12)
+    assert check["rhs"] == 0.42
+    assert check["tolerance"] == {"abs": 0.005} and check["holds"] is False
+
+
+def test_markdown_keeps_formulas_literal(results):
+    md = claims.to_markdown(list(results.values()))
+    # formulas are in code spans: no asterisk of a formula is left to become emphasis
+    assert "`eps = eps0*1000 = 0.001*eps0`" in md
+    for line in md.splitlines():
+        if line.startswith("Every claim of"):  # the paper's title, set in italics on purpose
+            continue
+        outside = re.sub(r"(`+).*?\1", "", line)  # drop code spans
+        outside = outside.replace("\\*", "").replace("**", "")  # escaped stars, bold markers
+        assert "*" not in outside, line
+        assert not re.search(r"(?<!\\)\$", outside), line  # no $ left for a math parser
+    # a TYPO row names the printed detail that fails instead of "0.999978 -> 0.999978" alone
+    (row,) = [ln for ln in md.splitlines() if ln.startswith("| [S4.1.normal\\_R]")]
+    assert "**TYPO**" in row and "printed R = mu + 3 sqrt2 sigma" in row
+    # every table row has the six cells of the header (no | of a formula splits a cell)
+    rows = [ln for ln in md.splitlines() if ln.startswith("| [")]
+    assert len(rows) == len(results)
+    for ln in rows:
+        assert len(re.findall(r"(?<!\\)\|", ln)) == 7, ln
+
+
+def test_markdown_renders_as_intended(results):
+    """Rendered by a CommonMark parser (markdown-it, which MyST uses): the formulas come out
+    as code, not emphasis."""
+    markdown_it = pytest.importorskip("markdown_it")
+    chosen = [results[i] for i in ("S1.rescale", "S3.2.lb_le_ub", "S4.1.worst_dfdp", "A.1D_opt",
+                                    "A.ndim")]
+    page = markdown_it.MarkdownIt("commonmark").enable("table").render(claims.to_markdown(chosen))
+    assert page.count("<em>") == 1 and "<em>Interpreting Epsilon" in page  # only the title
+    assert "<code>eps = eps0*1000 = 0.001*eps0</code>" in page
+    assert "<code>p &lt;= 1-p  =&gt;  eps_lb &lt;= eps_ub</code>" in page
+    assert page.count("<tr>") == len(chosen) + 1
+
+
+def test_text_table_names_the_failing_check(capsys):
+    assert claims.main(["--id", "S4.1.normal_R"]) == 0
+    out = capsys.readouterr().out
+    assert "0.999978  ->  0.999978" in out
+    assert "fails: printed R = mu + 3 sqrt2 sigma" in out
 
 
 def test_table_command(capsys):
@@ -392,3 +472,25 @@ def test_theorem2_printed_counterexample_recomputed():
     res = claims.check_claim("T2.printed_unsound")
     assert res.verdict == "WRONG"
     assert res.evidence.computed == pytest.approx(post - p, rel=1e-9)
+
+
+def test_report_docstring_examples_run():
+    import doctest
+
+    from garesearch import claims_report
+
+    result = doctest.testmod(claims_report)
+    assert result.attempted >= 5 and result.failed == 0
+
+
+def test_report_renders_the_same_from_its_json(results, tmp_path):
+    """claims.json holds everything the other formats show."""
+    from garesearch import claims_report
+
+    chosen = [results[i] for i in ("S1.rescale", "S4.1.normal_R", "S6.salary_p")]
+    records = json.loads(claims.to_json(chosen))["claims"]
+    assert claims_report.to_markdown(records) == claims.to_markdown(chosen)
+    assert claims_report.to_html(records) == claims.to_html(chosen)
+    assert claims_report.to_text(records) == claims._table(chosen)
+    myst = claims_report.to_markdown(records, targets="myst")
+    assert "(claim-s1-rescale)=\n## S1.rescale" in myst and "<a id=" not in myst

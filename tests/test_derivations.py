@@ -733,3 +733,13 @@ def test_pointwise_tight_atom_by_monte_carlo_and_package():
     e = res.epsilon
     post = 0.2 / sum(w * math.exp(-e * abs(x - t)) for x, w in zip(xs, ws, strict=True))
     assert post == pytest.approx(0.2 + delta, rel=1e-9)
+
+
+def test_html_table_lists_every_derivation():
+    records = dv.all_derivations()
+    text = dv.html_table(records)
+    assert text.count("<tr><td><code>") == len(records)
+    for r in records:
+        assert f"<code>{r.name}</code>" in text
+    counts = {s: sum(r.status == s for r in records) for s in dv.STATUSES}
+    assert f"{counts[dv.REFUTED]} {dv.REFUTED}" in text

@@ -3,17 +3,23 @@ size and shape, byte-identical files from run to run."""
 
 from __future__ import annotations
 
+import itertools
 import math
+import re
+import struct
 from collections import Counter
 
 import numpy as np
 import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.patches import FancyArrowPatch
 from matplotlib.path import Path as MplPath
 
 from garesearch import figures
 from garesearch.errors import ParameterError
 
-# Copied by hand from the paper's label files (\begin{picture}(W,H)(x0,y0) and \put(x,y)).
+# Copied by hand from the paper's label files (\begin{picture}(W,H)(x0,y0) and \put(x,y)); the
+# figures draw these labels (the bands with the bars the paper means) inside their regions.
 PAPER = {
     "figure1_corner": (
         (1374, 1374, -11, -523),
@@ -72,17 +78,24 @@ def drawn():
     return {name: fun() for name, fun in figures.FIGURES.items()}
 
 
+def _with_bars(label: str) -> str:
+    """The band labels as the paper means them: |x_i - t_i| <= r_i (its label files omit the bars)."""
+    m = re.fullmatch(r"\$x_(\w) - t_\1 \\leq r_\1\$", label)
+    return f"$|x_{m[1]} - t_{m[1]}| \\leq r_{m[1]}$" if m else label
+
+
+def test_band_labels_get_their_bars():
+    assert _with_bars(r"$x_i - t_i \leq r_i$") == r"$|x_i - t_i| \leq r_i$"
+    assert _with_bars("$X'_0$") == "$X'_0$"
+
+
 @pytest.mark.parametrize("name", sorted(PAPER))
-def test_labels_are_the_papers_at_the_papers_positions(drawn, name):
-    (w, h, x0, y0), labels = PAPER[name]
-    texts = [t for t in drawn[name].texts if t.get_gid() == "label"]
-    assert Counter(t.get_text() for t in texts) == Counter(s for s, _, _ in labels)
-    found = sorted((t.get_text(), *np.round(t.get_position(), 12)) for t in texts)
-    expected = sorted((s, round((x - x0) / w, 12), round((y - y0) / h, 12)) for s, x, y in labels)
-    assert found == expected
-    for t in texts:  # [lb] in the label files: left, baseline
-        assert t.get_ha() == "left" and t.get_va() == "baseline"
-        assert t.get_fontsize() == 12
+def test_labels_are_the_papers(drawn, name):
+    _, labels = PAPER[name]
+    texts = [t for t in drawn[name].texts + drawn[name].axes[0].texts if t.get_gid() == "label"]
+    assert Counter(t.get_text() for t in texts) == Counter(_with_bars(s) for s, _, _ in labels)
+    for t in texts:
+        assert t.get_fontsize() == 12  # the label files' \SetFigFont{12}
         assert not t.get_usetex()
 
 
@@ -90,7 +103,161 @@ def test_labels_are_the_papers_at_the_papers_positions(drawn, name):
 def test_figure_has_the_pictures_size(drawn, name):
     (w, h, _, _), _ = PAPER[name]
     inch = 72.27 * 65536 / 4144  # picture units (4144 sp) per inch
-    np.testing.assert_allclose(drawn[name].get_size_inches(), [w / inch, h / inch], rtol=1e-12)
+    np.testing.assert_allclose(drawn[name].get_size_inches(),
+                               [1.5 * w / inch, 1.5 * h / inch], rtol=1e-12)
+    assert figures.FIGURE_SCALE == 1.5
+
+
+# ------------------------------------------------------------------------------------------
+# labels: clear of each other and of every drawn border, each inside one region
+# ------------------------------------------------------------------------------------------
+def _label_boxes(fig):
+    if not isinstance(fig.canvas, FigureCanvasAgg):
+        FigureCanvasAgg(fig)
+        fig.set_dpi(300)  # as the PNG is written
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    texts = [t for t in fig.axes[0].texts + fig.texts if t.get_gid() == "label"]
+    return [(t.get_text(), t.get_window_extent(renderer)) for t in texts]
+
+
+def _segments(path, transform, closed):
+    out = []
+    for poly in transform.transform_path(path).to_polygons(closed_only=False):
+        pts = np.asarray(poly, dtype=float)
+        if closed and len(pts) > 2 and not np.allclose(pts[0], pts[-1]):
+            pts = np.vstack([pts, pts[:1]])
+        out += list(itertools.pairwise(pts))
+    return out
+
+
+def _border_points(fig, step=0.5):
+    """Points (display pixels) on every drawn line: polygon edges, block and band lines,
+    dimension arrows, and the dot at t (as a small disc)."""
+    ax = fig.axes[0]
+    axbox = ax.get_window_extent()
+    segs = []
+    for patch in ax.patches:
+        if patch.get_linewidth() <= 0 or patch.get_edgecolor()[3] == 0:
+            continue
+        closed = not isinstance(patch, FancyArrowPatch)
+        segs += _segments(patch.get_path(), patch.get_transform(), closed)
+    pts = []
+    for line in ax.lines:
+        xy = line.get_transform().transform(np.column_stack(line.get_data()))
+        if line.get_linestyle() not in ("None", "none", ""):
+            segs += list(itertools.pairwise(xy))
+        if line.get_marker() not in ("None", "none", "", None):
+            radius = line.get_markersize() / 72 * fig.dpi / 2
+            th = np.linspace(0, 2 * np.pi, 64)
+            for x, y in xy:
+                pts.append(np.column_stack([x + radius * np.cos(th), y + radius * np.sin(th)]))
+                pts.append(np.array([[x, y]]))
+    for a, b in segs:
+        n = max(2, int(np.hypot(*(b - a)) / step) + 1)
+        pts.append(a + np.linspace(0, 1, n)[:, None] * (b - a))
+    pts = np.vstack(pts)
+    inside = ((pts[:, 0] >= axbox.x0 - 1) & (pts[:, 0] <= axbox.x1 + 1)
+              & (pts[:, 1] >= axbox.y0 - 1) & (pts[:, 1] <= axbox.y1 + 1))
+    return pts[inside]
+
+
+def _membership(fig, pts):
+    """Which filled regions (and whether the drawing area) each point lies in."""
+    ax = fig.axes[0]
+    axbox = ax.get_window_extent()
+    rows = [(pts[:, 0] >= axbox.x0) & (pts[:, 0] <= axbox.x1)
+            & (pts[:, 1] >= axbox.y0) & (pts[:, 1] <= axbox.y1)]
+    for patch in ax.patches:
+        if not patch.get_fill() or patch.get_facecolor()[3] == 0 or isinstance(patch, FancyArrowPatch):
+            continue
+        path = patch.get_transform().transform_path(patch.get_path())
+        rows.append(path.contains_points(pts) & rows[0])
+    return np.array(rows).T
+
+
+@pytest.mark.parametrize("name", sorted(PAPER))
+def test_labels_do_not_overlap_each_other(drawn, name):
+    boxes = _label_boxes(drawn[name])
+    for i, (a, box_a) in enumerate(boxes):
+        for b, box_b in boxes[i + 1:]:
+            assert not box_a.overlaps(box_b), f"{name}: {a} overlaps {b}"
+
+
+@pytest.mark.parametrize("name", sorted(PAPER))
+def test_labels_cross_no_border(drawn, name):
+    fig = drawn[name]
+    pts = _border_points(fig)
+    for text, box in _label_boxes(fig):
+        hit = ((pts[:, 0] >= box.x0) & (pts[:, 0] <= box.x1)
+               & (pts[:, 1] >= box.y0) & (pts[:, 1] <= box.y1))
+        assert not hit.any(), f"{name}: a line crosses the label {text} near {pts[hit][0]}"
+        # the whole label lies in one region: every point of its box is in the same set of
+        # filled regions (a fill changing under a label is a border too)
+        gx, gy = np.meshgrid(np.linspace(box.x0, box.x1, 25), np.linspace(box.y0, box.y1, 9))
+        member = _membership(fig, np.column_stack([gx.ravel(), gy.ravel()]))
+        assert (member == member[0]).all(), f"{name}: the label {text} straddles two regions"
+
+
+def test_figure2b_region_labels_sit_in_the_region_they_name(drawn):
+    fig = drawn["figure2b_split"]
+    for text, box in _label_boxes(fig):
+        m = re.fullmatch(r"\$(\\hat\{X'\}|X')_(\d)\$", text)
+        if not m:
+            continue
+        region = ("Xhat'_" if m[1].startswith("\\hat") else "X'_") + m[2]
+        centre = np.array([[box.x0 + box.x1, box.y0 + box.y1]]) / 2
+        paths = [p.get_transform().transform_path(p.get_path())
+                 for p in fig.axes[0].patches if p.get_gid() == region]
+        assert any(path.contains_points(centre)[0] for path in paths), f"{text} not in {region}"
+
+
+def test_figure1_labels_sit_in_their_regions(drawn):
+    fig = drawn["figure1_corner"]
+    boxes = dict(_label_boxes(fig))
+    def inside(region, text):
+        box = boxes[text]
+        centre = np.array([[box.x0 + box.x1, box.y0 + box.y1]]) / 2
+        return any(p.get_transform().transform_path(p.get_path()).contains_points(centre)[0]
+                   for p in fig.axes[0].patches if p.get_gid() == region)
+    assert inside("X'", "$X'$")
+    assert inside("X", "$X$") and not inside("ball_a", "$X$")
+    assert inside("Xhat_a", "$a$")
+
+
+# ------------------------------------------------------------------------------------------
+# files fit for print: PNG at 300 dpi, PDF with embedded Computer Modern fonts
+# ------------------------------------------------------------------------------------------
+def _png_info(data: bytes):
+    width, height = struct.unpack(">II", data[16:24])
+    i = data.index(b"pHYs")
+    ppx, ppy, unit = struct.unpack(">IIB", data[i + 4:i + 13])
+    return width, height, ppx, ppy, unit
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("figures")
+    figures.make_figures(folder)
+    return folder
+
+
+@pytest.mark.parametrize("name", sorted(PAPER))
+def test_png_is_at_print_resolution(files, name):
+    width, _, ppx, ppy, unit = _png_info((files / f"{name}.png").read_bytes())
+    assert unit == 1 and ppx == ppy == round(300 / 0.0254)  # pixels per metre for 300 dpi
+    assert width >= (1000 if name != "figure1_corner" else 500)
+
+
+@pytest.mark.parametrize("name", sorted(PAPER))
+def test_pdf_embeds_computer_modern(files, name):
+    data = (files / f"{name}.pdf").read_bytes()
+    fonts = set(re.findall(rb"/BaseFont /([A-Za-z0-9+\-]+)", data))
+    assert fonts, "no fonts in the PDF"
+    assert {f.split(b"+")[-1].lower() for f in fonts} <= {b"cmmi10", b"cmr10", b"cmsy10", b"cmex10"}
+    descriptors = data.count(b"/Type /FontDescriptor")
+    embedded = sum(data.count(k) for k in (b"/FontFile2", b"/FontFile3", b"/FontFile "))
+    assert descriptors >= 1 and embedded >= descriptors
 
 
 def test_picture_to_fraction_maps_the_box_to_the_unit_square():

@@ -34,7 +34,7 @@ def _names(specs):
 def test_environment_yml_lists_the_pyproject_packages():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     wanted = _names(project["dependencies"])
-    for extra in ("notebooks", "test", "opendp"):
+    for extra in ("notebooks", "test", "opendp", "docs"):
         wanted |= _names(project["optional-dependencies"][extra])
     text = (ROOT / "environment.yml").read_text()
     deps = text.split("dependencies:", 1)[1]
@@ -62,3 +62,44 @@ def test_readme_claims_summary_is_the_computed_one():
 
     line = claims.summary_line(claims.check_all())
     assert line in (ROOT / "README.md").read_text()
+
+
+def test_version_command_and_metadata():
+    import garesearch
+
+    out = subprocess.run([sys.executable, "-m", "garesearch", "--version"], capture_output=True,
+                         text=True, check=True)
+    assert out.stdout.strip() == f"garesearch {garesearch.__version__}"
+    cff = (ROOT / "CITATION.cff").read_text(encoding="utf-8")
+    assert re.search(rf"^version: {re.escape(garesearch.__version__)}$", cff, re.M)
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["license"] == "BSD-3-Clause" and project["license-files"] == ["LICENSE"]
+    assert project["authors"] == [{"name": "The garesearch developers"}]
+    license_text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert license_text.startswith("BSD 3-Clause License")
+    assert "The garesearch developers" in license_text
+    assert "Neither the name of the copyright holder nor the names of its" in license_text
+
+
+def test_citation_names_the_paper():
+    cff = (ROOT / "CITATION.cff").read_text(encoding="utf-8")
+    assert "cff-version: 1.2.0" in cff
+    assert ("Interpreting Epsilon of Differential Privacy in Terms of Advantage in Guessing or "
+            "Approximating Sensitive Attributes") in cff
+    for name in ("family-names: Laud", "given-names: Peeter", "family-names: Pankova",
+                 "given-names: Alisa"):
+        assert name in cff
+
+
+def test_notebooks_and_examples_are_shipped(tmp_path):
+    from garesearch import publish
+
+    written = publish.copy_notebooks(tmp_path)
+    names = {p.relative_to(tmp_path).as_posix() for p in written}
+    assert {f"notebooks/{p.name}" for p in (ROOT / "notebooks").glob("*.ipynb")} <= names
+    assert {f"examples/pleak/{p.name}" for p in (ROOT / "examples" / "pleak").iterdir()} <= names
+    # the wheel maps the same folders into the package, with the same relative layout
+    setup = (ROOT / "setup.py").read_text(encoding="utf-8")
+    assert '"garesearch.notebooks": "notebooks"' in setup
+    assert '"garesearch.examples.pleak": "examples/pleak"' in setup
+    assert publish.copy_notebooks(tmp_path) == []  # existing files are kept

@@ -66,6 +66,7 @@ __all__ = [
     "ProofError",
     "all_derivations",
     "get",
+    "html_table",
     "lambertw",
     "main",
     "names",
@@ -115,6 +116,45 @@ def _table(records: list[Derivation]) -> str:
     lines.append("")
     lines.append(", ".join(f"{n} {s}" for s, n in counts.items()) + f" ({len(records)} in all)")
     return "\n".join(lines)
+
+
+def html_table(records: list[Derivation] | None = None) -> str:
+    """The derivations as an HTML table (name, location, status, one-line statement), for
+    notebooks and web pages, where a wide text table would wrap.
+
+    Not in the paper: a view of the records of every section.
+
+    Parameters
+    ----------
+    records : list of Derivation, optional
+        Default: :func:`all_derivations`.
+
+    Returns
+    -------
+    str
+        A ``<table>`` followed by a line of counts by status.
+
+    Examples
+    --------
+    >>> text = html_table([get("eps_lb_sec32")])
+    >>> text.startswith("<table") and "eps_lb_sec32" in text
+    True
+    """
+    import html
+
+    records = all_derivations() if records is None else records
+    e = html.escape
+    rows = "".join(
+        f"<tr><td><code>{e(r.name)}</code></td><td>{e(r.location)}</td><td>{e(r.status)}</td>"
+        f"<td>{e(r.summary)}</td></tr>"
+        for r in records
+    )
+    counts = {s: sum(r.status == s for r in records) for s in STATUSES}
+    total = ", ".join(f"{n} {s}" for s, n in counts.items()) + f" ({len(records)} in all)"
+    return (
+        "<table class='derivations'><thead><tr><th>name</th><th>location</th><th>status</th>"
+        f"<th>statement</th></tr></thead><tbody>{rows}</tbody></table><p>{e(total)}</p>"
+    )
 
 
 def _full(r: Derivation) -> str:
