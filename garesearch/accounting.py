@@ -53,7 +53,7 @@ __all__ = [
     "tradeoff_from_profile",
 ]
 
-_EPS_GRID = 4000
+_EPS_GRID = 500
 
 
 def dp_accounting_available() -> bool:
@@ -230,6 +230,8 @@ class PrivacyProfile:
     rho: float | None
     _delta: Callable = field(repr=False)
     _tradeoff: Callable | None = field(repr=False, default=None)
+    _cache: dict = field(repr=False, default_factory=dict, compare=False)
+    _epsilon_for: Callable | None = field(repr=False, default=None)
 
     def dp_delta(self, epsilon):
         r""":math:`\delta_{DP}(\epsilon)`: the composition is :math:`(\epsilon, \delta_{DP})`-DP."""
@@ -247,6 +249,8 @@ class PrivacyProfile:
             raise ParameterError(f"dp_delta must lie in (0, 1); got {dp_delta!r}")
         if self.mu is not None:
             return gaussian_dp_epsilon(dp_delta, mu=self.mu)
+        if self._epsilon_for is not None:
+            return float(self._epsilon_for(float(dp_delta)))
         if self.dp_delta(0.0) <= dp_delta:
             return 0.0
         hi = 1.0
@@ -265,7 +269,11 @@ class PrivacyProfile:
         r"""Trade-off curve :math:`f(\alpha)` (closed form, or from the profile: a lower bound)."""
         if self._tradeoff is not None:
             return self._tradeoff(alpha)
-        return tradeoff_from_profile(alpha, self._delta, self._grid())
+        if "grid" not in self._cache:  # the profile on the grid, computed once
+            grid = self._grid()
+            self._cache["grid"] = (grid, np.asarray(self._delta(grid), float))
+        grid, values = self._cache["grid"]
+        return tradeoff_from_profile(alpha, lambda e: values, grid)
 
 
 def _check_int(name, k, low=1):
@@ -357,7 +365,8 @@ def privacy_profile(mechanism, *, scale: float, distance: float = 1.0, releases:
             out = np.asarray(pld.get_delta_for_epsilon(e.ravel().tolist()), dtype=float).reshape(e.shape)
         return np.clip(out, 0.0, 1.0)
 
-    return PrivacyProfile(**base, source="dp_accounting (PLD)", epsilon=total, mu=None, rho=None, _delta=delta)
+    return PrivacyProfile(**base, source="dp_accounting (PLD)", epsilon=total, mu=None, rho=None, _delta=delta,
+                          _epsilon_for=pld.get_epsilon_for_delta)
 
 
 def plot_tradeoff(profiles, ax=None, *, labels=None, n: int = 401):

@@ -373,7 +373,7 @@ def _log_concave_continuous(prior, noise: ScaledNoise, s: float, r: float, n_max
 
 
 def reconstruction_advantage(prior: Prior, mechanism, *, scale: float, r: float,
-                             releases: int = 1) -> ReconstructionResult:
+                             releases: int = 1, prior_free: bool = True) -> ReconstructionResult:
     r"""Success of the Bayes-optimal attacker within ``r``, the blind baseline, and their gap (beyond the paper).
 
     The average reading of the guessing advantage (module docstring): exact for the cases
@@ -392,6 +392,8 @@ def reconstruction_advantage(prior: Prior, mechanism, *, scale: float, r: float,
     releases : int
         Independent releases of the attribute (Gaussian noise: exact for every prior; other
         noise: a binary secret, through the trade-off curve of :mod:`garesearch.accounting`).
+    prior_free : bool
+        Also compute :func:`prior_free_bound` (else ``prior_free_bound`` is ``None``).
 
     Returns
     -------
@@ -452,10 +454,12 @@ def reconstruction_advantage(prior: Prior, mechanism, *, scale: float, r: float,
         res = exact.bayes_attacker_success(prior, noise.kernel, epsilon=noise.epsilon_arg(s_eff), r=r)
         success, method = float(res["success"]), "grid over guesses (garesearch.exact.bayes_attacker_success)"
     success = min(max(success, kappa), 1.0)  # the attacker can always ignore y
-    try:
-        bound = prior_free_bound(prior, noise, scale=s, r=r, releases=k)
-    except ParameterError:
-        bound = None
+    bound = None
+    if prior_free:
+        try:
+            bound = prior_free_bound(prior, noise, scale=s, r=r, releases=k)
+        except ParameterError:  # no trade-off curve without the optional accountant
+            bound = None
     return ReconstructionResult(success=success, baseline=kappa, advantage=success - kappa, guess=guess,
                                 prior_free_bound=bound, scale=s, releases=k, r=r, mechanism=noise.name,
                                 method=method)
