@@ -391,3 +391,21 @@ def test_calibrate_bad_input():
         calibrate(Normal(0, 1), "discrete_gaussian", r=0.5, delta=0.1, reading="average")
     with pytest.raises(ParameterError, match="releases"):
         advantage_tail(Normal(0, 1), "laplace", scale=1.0, r=0.5, delta=0.1, releases=2)
+
+
+# ------------------------------------------------------------------------------------------
+# command line
+# ------------------------------------------------------------------------------------------
+def test_cli_calibrate_json_and_exit_statuses(capsys):
+    import json
+
+    from garesearch.__main__ import main
+
+    assert main(["calibrate", "--prior", "categorical:0=0.8,1=0.2", "--r", "0", "--delta", "0.1",
+                 "--mechanism", "gaussian", "--reading", "average", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["scale"] == pytest.approx(0.462471, rel=2e-6)  # riskcal
+    assert main(["calibrate", "--prior", "normal:0,1", "--r", "0.5", "--delta", "0.1",
+                 "--mechanism", "gaussian"]) == 1
+    assert "reading='tail'" in capsys.readouterr().err
+    assert main(["calibrate", "--prior", "normal:0,1", "--r", "0.5", "--delta", "2"]) == 2
