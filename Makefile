@@ -11,7 +11,7 @@ DOCS_STAMP := $(VENV)/.docs-installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[dev,opendp]"
+	$(PY) -m pip install --quiet -e ".[dev,opendp,accounting]"
 	$(PY) -m ipykernel install --sys-prefix --name python3 >/dev/null
 	touch $(STAMP)
 

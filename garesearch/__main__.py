@@ -17,6 +17,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "derivations": ("garesearch.derivations", "every derivation re-derived with sympy: proved or refuted"),
     "claims": ("garesearch.claims", "every claim of the paper, checked, with a verdict"),
     "epsilon": ("garesearch.cli", "epsilon for a prior, a precision r and an advantage bound delta"),
+    "calibrate": ("garesearch.cli_calibrate", "noise scale for a target under the worst, tail or average reading"),
     "bench": ("garesearch.bench", "measure speed and accuracy against the targets (--json)"),
 }
 

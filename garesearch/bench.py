@@ -45,6 +45,15 @@ itself fails).
     Wall time of ``from garesearch import derivations; derivations.all_derivations()`` in a
     fresh interpreter (imports included), every symbolic derivation of the paper's results.
     Skipped with ``--skip-derivations``, then ``null``.  Target <= 30 s.
+``average_binary_ms``
+    Median warm time of ``calibrate(Categorical({0: 0.8, 1: 0.2}), "gaussian", r=0,
+    delta=0.1, reading="average")`` (riskcal's sigma 0.462471).  Target <= 5 ms.
+``tail_normal_s``
+    Time of ``advantage_tail(Normal(2000, 235.7), "gaussian", scale=300, r=100, delta=0.1)``,
+    the worst true value searched globally.  Target <= 1 s.
+``compose_1000_s``
+    Time of ``privacy_profile("laplace", scale=30, releases=1000).dp_epsilon(1e-6)`` through
+    Google's ``dp_accounting`` (``null`` when it is not installed).  Target <= 10 s.
 ``notebook_max_s``
     Execution time of the slowest notebook in ``notebooks/``, each run top to bottom on a
     fresh kernel, one at a time (:func:`garesearch.reproduce.execute_notebook`, kernel
@@ -83,6 +92,7 @@ __all__ = [
     "notebook_times",
     "optimise_gap",
     "optimise_time",
+    "readings_time",
     "run_benchmarks",
     "vector_ratio",
 ]
@@ -99,6 +109,9 @@ TARGETS: dict[str, tuple[float, str]] = {
     "tests_s": (300.0, "make test, s"),
     "derivations_s": (30.0, "all symbolic derivations in a fresh interpreter, s"),
     "notebook_max_s": (60.0, "slowest notebook on a fresh kernel, s"),
+    "average_binary_ms": (5.0, "calibrate average reading, binary secret, Gaussian (warm), ms"),
+    "tail_normal_s": (1.0, "tail reading, Normal prior, Gaussian, r, worst t, s"),
+    "compose_1000_s": (10.0, "1,000 Laplace releases through the PLD accountant, s"),
 }
 
 _SALARY = {"mu": 2000.0, "sigma": 235.7, "r": 100.0, "delta": 0.1}
@@ -259,6 +272,28 @@ def optimise_gap(result, *, dps: int = 40, n: int = 1500) -> dict[str, float]:
             "optimise_rel_gap": float(gap),
             "optimise_distance_rel_diff": float(abs((a + b) / 2 - d0) / d0),
         }
+
+
+def readings_time(repeat: int = 15) -> dict[str, float | None]:
+    """The three benchmark keys of the Gaussian and composed readings (module docstring)."""
+    from .accounting import dp_accounting_available, privacy_profile
+    from .calibration import calibrate
+    from .priors import Categorical, Normal
+    from .tail import advantage_tail
+
+    binary = Categorical({0: 0.8, 1: 0.2})
+    calibrate(binary, "gaussian", r=0, delta=0.1, reading="average")
+    out: dict[str, float | None] = {"average_binary_ms": _median_ms(
+        lambda: calibrate(binary, "gaussian", r=0, delta=0.1, reading="average"), repeat)}
+    prior = Normal(_SALARY["mu"], _SALARY["sigma"])
+    out["tail_normal_s"] = 1e-3 * _median_ms(
+        lambda: advantage_tail(prior, "gaussian", scale=300.0, r=_SALARY["r"], delta=0.1), max(3, repeat // 3))
+    out["compose_1000_s"] = None
+    if dp_accounting_available():
+        privacy_profile("laplace", scale=30.0, releases=2).dp_epsilon(1e-6)  # imports
+        out["compose_1000_s"] = 1e-3 * _median_ms(
+            lambda: privacy_profile("laplace", scale=30.0, releases=1000).dp_epsilon(1e-6), 3)
+    return out
 
 
 def mp50_time(repeat: int = 200) -> dict[str, float]:
@@ -447,6 +482,8 @@ def run_benchmarks(
         if not skip:
             say(f"running make {target} ...")
             out[f"{key}_s"], out[f"{key}_exit_status"] = _make(target, log)
+    say("timing the readings beyond pure epsilon ...")
+    out.update(readings_time(max(3, repeat)))
     out["derivations_s"] = None
     if not skip_derivations:
         say("timing the symbolic derivations ...")

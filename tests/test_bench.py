@@ -23,6 +23,9 @@ KEYS = {
     "float_vs_mp_max_rel_err_q",
     "derivations_s",
     "notebook_max_s",
+    "average_binary_ms",
+    "tail_normal_s",
+    "compose_1000_s",
 }
 
 

@@ -34,7 +34,7 @@ def _names(specs):
 def test_environment_yml_lists_the_pyproject_packages():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     wanted = _names(project["dependencies"])
-    for extra in ("notebooks", "test", "opendp", "docs"):
+    for extra in ("notebooks", "test", "opendp", "docs", "accounting"):
         wanted |= _names(project["optional-dependencies"][extra])
     text = (ROOT / "environment.yml").read_text()
     deps = text.split("dependencies:", 1)[1]

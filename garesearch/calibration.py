@@ -1,0 +1,306 @@
+r"""Calibrate the noise scale to a target on the attacker's advantage, under one of three readings.
+
+Beyond the paper, which calibrates pure :math:`\epsilon` to its worst-case reading (Def. 7).
+:func:`calibrate` returns the smallest noise scale (``b`` for Laplace, :math:`\sigma` for
+Gaussian, per unit of the attribute's distance) that meets the target, with the mechanism's
+standard privacy parameters at that scale and the reading's value there:
+
+- ``reading="worst"`` (Def. 7): :math:`\sup_{t,y}|\Pr_{post} - \Pr_{pre}| \le \delta`.  Laplace
+  noise (and its integer variant on an integer prior, whose posterior at integer outputs is the
+  Laplace posterior; the supremum sits at atoms or in the limits): the Laplace mechanism's own
+  exact worst case (:func:`garesearch.exact.exact_epsilon`), ``b = 1/epsilon``.  Composed
+  Laplace releases and generalised Cauchy noise: the bound valid for every
+  :math:`\epsilon`-DP mechanism (:func:`garesearch.pointwise.epsilon_pointwise`), ``k`` releases
+  of scale ``b`` being :math:`(k c/b)`-DP.  Gaussian noise: its exact worst case, which is
+  infeasible whenever the posterior's limits on rare outputs (0 or 1) are further than
+  ``delta`` from the prior -- an :class:`~garesearch.errors.InfeasibleError` that says so.
+- ``reading="tail"``: :math:`\beta = \sup_t \Pr_{y\sim M(t)}[|\Pr_{post} - \Pr_{pre}| > \delta]
+  \le` ``beta`` (:func:`garesearch.tail.advantage_tail`).
+- ``reading="average"``: the Bayes-optimal attacker's success minus the best blind guess's
+  :math:`\le \delta` (:func:`garesearch.reconstruction.reconstruction_advantage`).
+
+Every reading falls as the scale grows (more noise is a garbling of less: Gaussian and Laplace
+noise of a larger scale is the smaller one plus independent noise), so the scale is found by
+bracketing and Brent's method in :math:`\ln` scale, to relative ``rtol``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .additive import ScaledNoise, resolve
+from .errors import InfeasibleError, ParameterError
+from .priors import Categorical, Prior
+
+__all__ = ["READINGS", "CalibrationResult", "calibrate"]
+
+READINGS = ("worst", "tail", "average")
+_GC_L = 3.0**0.75
+
+
+@dataclass(frozen=True)
+class CalibrationResult:
+    r"""What :func:`calibrate` found.
+
+    Attributes
+    ----------
+    scale : float
+        Noise scale per release (``b`` for Laplace, :math:`\sigma` for Gaussian), per unit of the
+        attribute's distance; multiply by the query's sensitivity.
+    value : float
+        The reading at ``scale``: the worst-case advantage (or its bound), :math:`\beta`, or the
+        average advantage.
+    reading, mechanism : str
+    delta : float
+    beta : float or None
+    releases : int
+    r : float
+    t : float or None
+        The worst true value where the reading has one.
+    epsilon : float
+        Pure epsilon of all releases together per unit of distance (``inf`` for Gaussian noise).
+    mu, rho : float or None
+        :math:`\mu`-GDP and :math:`\rho`-zCDP of all releases together (Gaussian noise).
+    method : str
+    """
+
+    scale: float
+    value: float
+    reading: str
+    mechanism: str
+    delta: float
+    beta: float | None
+    releases: int
+    r: float
+    t: float | None
+    epsilon: float
+    mu: float | None
+    rho: float | None
+    method: str
+    _noise: ScaledNoise = field(repr=False)
+
+    def privacy_profile(self, distance: float = 1.0):
+        """The :class:`~garesearch.accounting.PrivacyProfile` of all releases at this scale."""
+        from .accounting import privacy_profile
+
+        return privacy_profile(self._noise, scale=self.scale, distance=distance, releases=self.releases)
+
+    def dp_epsilon(self, dp_delta: float, distance: float = 1.0) -> float:
+        r"""The :math:`\epsilon` of :math:`(\epsilon, \delta_{DP})`-DP of all releases at ``dp_delta``."""
+        return self.privacy_profile(distance).dp_epsilon(dp_delta)
+
+    def dp_delta(self, epsilon: float, distance: float = 1.0) -> float:
+        r"""The :math:`\delta_{DP}` of :math:`(\epsilon, \delta_{DP})`-DP of all releases at ``epsilon``."""
+        return self.privacy_profile(distance).dp_delta(epsilon)
+
+
+def _spread(prior) -> float:
+    if isinstance(prior, Categorical):
+        x = prior._x
+        gaps = np.diff(x)
+        return float(np.min(gaps)) if gaps.size else 1.0
+    q = np.asarray(prior.quantile(np.array([0.25, 0.75])), float)
+    return float(q[1] - q[0]) if q[1] > q[0] else 1.0
+
+
+def _laplace_worst_epsilon(prior, r, delta, sides) -> tuple[float, str]:
+    """The Laplace mechanism's exact worst-case epsilon: the one place ``reading="worst"`` reads it."""
+    from .exact import exact_epsilon
+    from .mechanisms import Laplace
+
+    return exact_epsilon(prior, Laplace(), r=r, delta=delta, sides=sides), "exact worst case of the Laplace mechanism"
+
+
+def _any_dp_worst_epsilon(prior, r, delta, sides) -> tuple[float, str]:
+    """An epsilon at which every epsilon-DP mechanism meets Def. 7: the one place composed and
+    generalised Cauchy releases read it."""
+    from .pointwise import epsilon_pointwise
+
+    return (epsilon_pointwise(prior, r=r, delta=delta, sides=sides).epsilon,
+            "pointwise bound, valid for every epsilon-DP mechanism")
+
+
+def _worst(prior, noise: ScaledNoise, r, delta, k, sides):
+    from .exact import exact_advantage, exact_epsilon
+
+    if noise.name in ("gaussian", "discrete_gaussian"):
+        try:
+            eps = exact_epsilon(prior, noise.kernel, r=r, delta=delta, sides=sides)
+        except InfeasibleError as exc:
+            raise InfeasibleError(
+                f"reading='worst' with {noise.name} noise: no scale meets advantage <= {delta} on every output. "
+                "As the output goes to +-infinity the Gaussian posterior of a correct guess tends to 0 (or to 1 at "
+                "the end of a bounded or finite prior) whatever the scale, so on rare outputs it leaves "
+                f"[p - {delta}, p + {delta}]. Use reading='tail' (bound the probability of such outputs) or "
+                f"reading='average', or Laplace noise. ({exc})"
+            ) from None
+        scale = noise.kernel.scale(eps) * math.sqrt(k)
+        value = exact_advantage(prior, noise.kernel, epsilon=eps, r=r, sides=sides)
+        return scale, value.advantage, value.t, "exact worst case of the Gaussian mechanism"
+    if noise.name in ("laplace", "discrete_laplace") and k == 1:
+        eps, method = _laplace_worst_epsilon(prior, r, delta, sides)
+        if not math.isfinite(eps):
+            raise InfeasibleError("reading='worst': delta is met without noise")
+        value = exact_advantage(prior, noise.kernel, epsilon=eps, r=r, sides=sides)
+        return 1.0 / eps, value.advantage, value.t, method
+    eps, method = _any_dp_worst_epsilon(prior, r, delta, sides)
+    if not math.isfinite(eps):
+        raise InfeasibleError("reading='worst': delta is met without noise")
+    c = _GC_L if noise.name == "gencauchy" else 1.0
+    return k * c / eps, delta, None, method + (f"; {k} releases of scale b are ({k}c/b)-DP" if k > 1 else "")
+
+
+def _solve(metric, target, s0, rtol):
+    """Smallest scale with ``metric(scale) <= target`` (``metric`` falls with the scale)."""
+    from scipy.optimize import brentq
+
+    lo = hi = None
+    if metric(s0) <= target:
+        hi, s = s0, s0
+        for _ in range(80):
+            s /= 4
+            if metric(s) > target:
+                lo = s
+                break
+            hi = s
+        else:
+            raise InfeasibleError("the target is met at every scale down to 1e-48 of the prior's spread: "
+                                  "no noise is needed")
+    else:
+        lo, s = s0, s0
+        for _ in range(60):
+            s *= 4
+            if metric(s) <= target:
+                hi = s
+                break
+            lo = s
+        else:
+            raise InfeasibleError(f"no scale up to {s:.3g} meets the target")
+    bracket = [lo, hi]
+
+    def f(x):
+        sc = math.exp(x)
+        v = metric(sc) - target
+        if bracket[0] < sc < bracket[1]:
+            bracket[1 if v <= 0 else 0] = sc
+        return v
+
+    if bracket[1] / bracket[0] > 1 + rtol:
+        try:
+            brentq(f, math.log(lo), math.log(hi), xtol=rtol / 4, rtol=4e-16)
+        except ValueError:
+            pass
+    while bracket[1] / bracket[0] > 1 + rtol:  # Brent may leave one side wide; bisect the rest
+        f(0.5 * (math.log(bracket[0]) + math.log(bracket[1])))
+    return bracket[1]
+
+
+def calibrate(prior: Prior, mechanism, *, r: float, delta: float, reading: str = "worst",
+              beta: float | None = None, releases: int = 1, sides: str = "both",
+              rtol: float = 1e-9) -> CalibrationResult:
+    r"""The smallest noise scale meeting a target on the advantage, under one of three readings.
+
+    Beyond the paper (module docstring); ``reading="worst"`` is Def. 7 (Sec. 4.1).
+
+    Parameters
+    ----------
+    prior : Prior
+        The attacker's prior (numeric values).
+    mechanism : str or mechanism object
+        ``"laplace"``, ``"gaussian"``, ``"gencauchy"``, ``"discrete_laplace"``,
+        ``"discrete_gaussian"`` or a mechanism object.
+    r : float
+        Precision of a correct guess, >= 0.
+    delta : float
+        Target on the advantage, in (0, 1): the worst-case bound, the tail reading's
+        threshold, or the bound on the average advantage.
+    reading : {"worst", "tail", "average"}
+    beta : float, optional
+        ``reading="tail"`` only: the largest acceptable probability :math:`\beta`, in (0, 1).
+    releases : int
+        Independent releases of the attribute, >= 1 (module docstring for how each reading
+        composes them).
+    sides : {"both", "upper", "lower"}
+        Worst and tail readings: which deviation counts.
+    rtol : float
+        Relative tolerance of the scale, in [1e-12, 0.01].
+
+    Returns
+    -------
+    CalibrationResult
+
+    Raises
+    ------
+    InfeasibleError
+        When no scale meets the target (for example ``reading="worst"`` with Gaussian noise).
+
+    Examples
+    --------
+    >>> from garesearch.priors import Categorical
+    >>> res = calibrate(Categorical({0: 0.8, 1: 0.2}), "gaussian", r=0, delta=0.1, reading="average")
+    >>> round(res.scale, 5)  # riskcal: sigma = 0.462471
+    0.46247
+    """
+    from .reconstruction import reconstruction_advantage
+    from .tail import advantage_tail
+
+    if reading not in READINGS:
+        raise ParameterError(f"reading must be one of {READINGS}; got {reading!r}")
+    if not (isinstance(delta, (int, float, np.integer, np.floating)) and 0 < delta < 1):
+        raise ParameterError(f"delta must lie in (0, 1); got {delta!r}")
+    if not (isinstance(releases, (int, np.integer)) and not isinstance(releases, bool) and releases >= 1):
+        raise ParameterError(f"releases must be an integer >= 1; got {releases!r}")
+    if sides not in ("both", "upper", "lower"):
+        raise ParameterError(f"sides must be 'both', 'upper' or 'lower'; got {sides!r}")
+    if not (isinstance(rtol, (int, float)) and 1e-12 <= rtol <= 0.01):
+        raise ParameterError(f"rtol must lie in [1e-12, 0.01]; got {rtol!r}")
+    if reading == "tail":
+        if not (isinstance(beta, (int, float, np.integer, np.floating)) and 0 < beta < 1):
+            raise ParameterError(f"beta must lie in (0, 1) for reading='tail'; got {beta!r}")
+    elif beta is not None:
+        raise ParameterError("beta applies only to reading='tail'")
+    if not isinstance(prior, Prior):
+        raise ParameterError(f"prior must be a garesearch.priors.Prior; got {type(prior).__name__}")
+    if not (isinstance(r, (int, float, np.integer, np.floating)) and math.isfinite(r) and r >= 0):
+        raise ParameterError(f"r must be a finite number >= 0; got {r!r}")
+    noise = resolve(mechanism)
+    k = int(releases)
+    if noise.discrete and not (isinstance(prior, Categorical) and prior.metric == "absolute"
+                               and np.all(prior._x == np.round(prior._x))):
+        raise ParameterError(f"prior: {noise.name} noise needs a Categorical prior on integers")
+    t = None
+    if reading == "worst":
+        scale, value, t, method = _worst(prior, noise, float(r), float(delta), k, sides)
+    elif reading == "tail":
+        hints: list = []
+
+        def metric(sc):
+            for h in hints:  # a violation at a known bad t needs no global search
+                v = advantage_tail(prior, noise, scale=sc, r=r, delta=delta, t=h, releases=k, sides=sides).beta
+                if v > beta:
+                    return v
+            res = advantage_tail(prior, noise, scale=sc, r=r, delta=delta, releases=k, sides=sides)
+            if res.t not in hints:
+                hints.append(res.t)
+            return res.beta
+
+        scale = _solve(metric, float(beta), _spread(prior), rtol)
+        res = advantage_tail(prior, noise, scale=scale, r=r, delta=delta, releases=k, sides=sides)
+        value, t, method = res.beta, res.t, res.method
+    else:
+        scale = _solve(lambda sc: reconstruction_advantage(prior, noise, scale=sc, r=r, releases=k,
+                                                                prior_free=False).advantage,
+                       float(delta), _spread(prior), rtol)
+        res = reconstruction_advantage(prior, noise, scale=scale, r=r, releases=k)
+        value, method = res.advantage, res.method
+    gauss = noise.name in ("gaussian", "discrete_gaussian")
+    mu = math.sqrt(k) / scale if gauss else None
+    return CalibrationResult(
+        scale=float(scale), value=float(value), reading=reading, mechanism=noise.name, delta=float(delta),
+        beta=None if beta is None else float(beta), releases=k, r=float(r), t=None if t is None else float(t),
+        epsilon=k * noise.pure_epsilon(scale), mu=mu, rho=None if mu is None else mu * mu / 2,
+        method=method, _noise=noise,
+    )

@@ -1,0 +1,107 @@
+r"""``python -m garesearch calibrate``: the noise scale for a target under one of three readings.
+
+Beyond the paper (see :mod:`garesearch.calibration`).  Give the prior (the same
+specifications as ``python -m garesearch epsilon``), the precision ``--r``, the target
+``--delta``, the mechanism and the reading; the command prints the noise scale per unit of the
+attribute (multiply by the query's sensitivity), the reading's value there and the mechanism's
+privacy parameters (pure epsilon, or mu-GDP and rho-zCDP, and epsilon at ``--dp-delta``).
+``--json`` prints the same as JSON.  Malformed input exits with status 2, a target no scale can
+meet with status 1.
+
+Example::
+
+    python -m garesearch calibrate --prior normal:2000,235.7 --r 100 --delta 0.1 \
+        --mechanism gaussian --reading tail --beta 1e-6
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+
+from .errors import InfeasibleError, ParameterError
+
+__all__ = ["build_parser", "main"]
+
+
+class _UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise _UsageError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``calibrate`` command's argument parser."""
+    from .additive import MECHANISMS
+    from .calibration import READINGS
+
+    p = _Parser(prog="python -m garesearch calibrate",
+                description="Noise scale for a bound on the attacker's advantage (worst, tail or average reading).")
+    p.add_argument("--prior", required=True, help="normal:MU,SIGMA, uniform:LOW,HIGH, categorical:..., piecewise:...")
+    p.add_argument("--r", type=float, required=True, help="precision of a correct guess (>= 0)")
+    p.add_argument("--delta", type=float, required=True, help="target on the advantage, in (0, 1)")
+    p.add_argument("--mechanism", default="laplace", choices=MECHANISMS)
+    p.add_argument("--reading", default="worst", choices=READINGS)
+    p.add_argument("--beta", type=float, default=None, help="tail reading: largest acceptable probability")
+    p.add_argument("--releases", type=int, default=1, help="independent releases of the attribute (>= 1)")
+    p.add_argument("--sides", default="both", choices=("both", "upper", "lower"))
+    p.add_argument("--dp-delta", type=float, default=1e-6, help="report epsilon of (epsilon, dp_delta)-DP here")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    return p
+
+
+def _num(x):
+    return None if x is None or (isinstance(x, float) and not math.isfinite(x)) else x
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command; returns the exit status."""
+    from .calibration import calibrate
+    from .cli import parse_prior
+
+    try:
+        args = build_parser().parse_args(argv)
+        prior = parse_prior(args.prior)
+        res = calibrate(prior, args.mechanism, r=args.r, delta=args.delta, reading=args.reading,
+                        beta=args.beta, releases=args.releases, sides=args.sides)
+        try:
+            dp_eps = res.dp_epsilon(args.dp_delta)
+        except ParameterError:  # no accountant installed for this mechanism
+            dp_eps = None
+    except (_UsageError, ParameterError) as exc:
+        print(f"garesearch calibrate: error: {exc}", file=sys.stderr)
+        return 2
+    except InfeasibleError as exc:
+        print(f"garesearch calibrate: infeasible: {exc}", file=sys.stderr)
+        return 1
+    out = {"mechanism": res.mechanism, "reading": res.reading, "scale": res.scale, "value": res.value,
+           "delta": res.delta, "beta": res.beta, "releases": res.releases, "r": res.r, "t": res.t,
+           "epsilon": _num(res.epsilon), "mu": res.mu, "rho": res.rho, "dp_delta": args.dp_delta,
+           "dp_epsilon": _num(dp_eps), "method": res.method}
+    if args.json:
+        print(json.dumps(out, indent=2))
+        return 0
+    label = {"worst": "worst-case advantage", "tail": "beta (tail probability)", "average": "average advantage"}
+    rows = [("mechanism", res.mechanism), ("reading", res.reading), ("releases", res.releases),
+            ("noise scale per unit", f"{res.scale:.6g}"), (label[res.reading], f"{res.value:.6g}")]
+    if res.t is not None:
+        rows.append(("worst true value t", f"{res.t:.6g}"))
+    rows.append(("pure epsilon (all releases)", "none (not epsilon-DP)" if not math.isfinite(res.epsilon)
+                 else f"{res.epsilon:.6g}"))
+    if res.mu is not None:
+        rows += [("mu-GDP", f"{res.mu:.6g}"), ("rho-zCDP", f"{res.rho:.6g}")]
+    if dp_eps is not None:
+        rows.append((f"epsilon at dp_delta={args.dp_delta:g}", f"{dp_eps:.6g}"))
+    rows.append(("method", res.method))
+    width = max(len(k) for k, _ in rows)
+    print("\n".join(f"{k:<{width}}  {v}" for k, v in rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
