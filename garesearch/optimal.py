@@ -647,8 +647,8 @@ def posterior_extremes(prior: Prior, *, t: float, r: float, epsilon: float) -> d
     dict
         ``p`` (prior mass of the ball), ``upper`` (:math:`U`), ``upper_centre`` (``c`` of the
         Laplace kernel attaining it), ``lower`` (:math:`V`), ``lower_centre`` (``c`` of the
-        inverted kernel).  Each posterior is one minus a ratio of kernel masses, exact to a few
-        units of 1e-16 times :math:`\max(1, \epsilon \cdot \text{distance})` (absolute).
+        inverted kernel).  Each posterior is one minus a ratio of kernel masses, exact to about
+        1e-15 times :math:`\max(1, \epsilon \cdot \text{distance})` (absolute).
 
     Examples
     --------
