@@ -164,7 +164,9 @@ def vector_ratio(n: int = 10**6, repeat: int = 7) -> dict[str, float]:
     def checked():
         return epsilon_for_advantage(delta=delta, p=p, q=q, a=a)
 
-    if not np.allclose(checked(), bare(), rtol=1e-14, atol=0):
+    # the bare sum of logarithms loses digits near the edge of feasibility (up to about 3e-13
+    # on these inputs), where epsilon_for_advantage switches to a form that does not cancel
+    if not np.allclose(checked(), bare(), rtol=1e-11, atol=0):
         raise RuntimeError("epsilon_for_advantage and the bare expression disagree")
     t_bare, t_checked = [], []
     for _ in range(repeat):
