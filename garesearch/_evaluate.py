@@ -224,13 +224,14 @@ def workdps(dps: int | None):
     return mpmath.workdps(dps)
 
 
-def mp_value(formula: Callable[..., Any], args: dict[str, Any], start: int = 30):
+def mp_value(formula: Callable[..., Any], args: dict[str, Any], start: int = 30, **options: Any):
     """``formula(**args, B=MPMATH)`` at rising precision until two precisions agree.
 
     The arguments (floats or mpmath numbers, converted exactly) are evaluated at ``start``
     (default 30), then twice, four times, ... as many digits (up to 32 times)
     until two successive values agree to :math:`2^{-64}` relative (or are equal, for
-    infinities and zeros); the last value is returned as an mpmath number.  This is the
+    infinities and zeros); the last value is returned as an mpmath number.  ``options`` are
+    passed on to ``formula``.  This is the
     reference against which the float64 paths are refined where they lose digits
     (:func:`refine`): with float inputs, a cancellation can only lose as many digits as the
     inputs' exponents span, so the ladder ends.
@@ -239,7 +240,7 @@ def mp_value(formula: Callable[..., Any], args: dict[str, Any], start: int = 30)
     value = None
     for digits in (start * 2**k for k in range(6)):
         with mpmath.workdps(digits):
-            value = formula(**{k: mpmath.mpf(v) for k, v in args.items()}, B=MPMATH)
+            value = formula(**{k: mpmath.mpf(v) for k, v in args.items()}, B=MPMATH, **options)
             if prev is not None and (
                 value == prev or abs(value - prev) <= abs(value) * mpmath.mpf(2) ** -64
             ):

@@ -60,7 +60,7 @@ import numpy as np
 
 from . import noise as _noise
 from ._backend import MPMATH
-from ._evaluate import check, evaluate, finish, to_values, workdps
+from ._evaluate import check, evaluate, finish, mp_value, scalar_values, to_values, workdps
 from .bound import epsilon_for_advantage
 from .errors import InfeasibleError, ParameterError
 
@@ -163,7 +163,7 @@ def adp_posterior_bound_formula(epsilon, delta, chibar, p, q, B):
     same type as the inputs
         The bound on the posterior.
     """
-    return 1 / (1 + B.exp(-epsilon) * (1 - delta / chibar) * q / p)
+    return 1 / (1 + B.exp(-epsilon) * ((chibar - delta) / chibar) * q / p)
 
 
 def smooth_laplace_delta_formula(epsilon, b, beta, B):
@@ -235,6 +235,7 @@ def lambert_argument_formula(epsilon, alpha, beta, c, B, typo=False):
     .. math:: -\frac{4c\,e^{\epsilon-\alpha-1-(\epsilon-\alpha)/\beta}}{(1-e^{-\alpha})\beta}
 
     (``typo=True``: :math:`1-e^{-\alpha\epsilon}` as the paper's requirement prints).
+    It is :math:`-e^{L}` with ``L`` from :func:`lambert_log_argument_formula`.
 
     Parameters
     ----------
@@ -250,8 +251,41 @@ def lambert_argument_formula(epsilon, alpha, beta, c, B, typo=False):
     same type as the inputs
         The argument ``z`` of W.
     """
+    return -B.exp(lambert_log_argument_formula(epsilon, alpha, beta, c, B, typo))
+
+
+def lambert_log_argument_formula(epsilon, alpha, beta, c, B, typo=False):
+    r""":math:`L = \ln(-z)` for the argument ``z`` of :func:`lambert_argument_formula` (App. B.2).
+
+    .. math:: L = \ln 4c + \epsilon - \alpha - 1 - (\epsilon-\alpha)/\beta - \ln(1-e^{-\alpha})
+       - \ln\beta
+
+    In logarithms, ``z`` can be far below the float64 range (:math:`e^{-5738}` for
+    :math:`\beta = 10^{-3}`) without underflowing to 0.
+
+    Parameters
+    ----------
+    epsilon, alpha, beta, c, B, typo
+        As in :func:`lambert_argument_formula`.
+
+    Returns
+    -------
+    same type as the inputs
+        :math:`\ln(-z)`.
+    """
     gap = -B.expm1(-alpha * epsilon) if typo else -B.expm1(-alpha)
-    return -4 * c * B.exp(epsilon - alpha - 1 - (epsilon - alpha) / beta) / (gap * beta)
+    return (B.log(4 * c) + epsilon - alpha - 1 - (epsilon - alpha) / beta - B.log(gap)
+            - B.log(beta))
+
+
+def _bprime_end(branch: int, typo: bool):
+    """``(epsilon, alpha, beta, c, B) -> -beta W_branch(z)``, one end of :func:`bprime_interval`."""
+
+    def formula(epsilon, alpha, beta, c, B):
+        z = lambert_argument_formula(epsilon, alpha, beta, c, B, typo)
+        return -beta * B.lambertw(z, branch)
+
+    return formula
 
 
 # --------------------------------------------------------------------------------------
@@ -438,8 +472,8 @@ def confidence_for_advantage(
         request), or if :math:`f(c) \le \chi^*` (no ``d >= 0`` works), as the paper says.
     """
     with workdps(dps):
-        v = to_values(dps, epsilon=epsilon, delta=delta, advantage=advantage, p=p, q=q,
-                      shift=shift)
+        args = dict(epsilon=epsilon, delta=delta, advantage=advantage, p=p, q=q, shift=shift)
+        v = to_values(dps, **args) if dps is not None else scalar_values(**args)
         check("epsilon", v["epsilon"], 0, np.inf, low_open=False)
         check("delta", v["delta"], 0, np.inf, low_open=False)
         check("advantage", v["advantage"], 0, 1)
@@ -700,20 +734,36 @@ def bprime_interval(*, epsilon, alpha, beta, c, requirement="corrected", dps: in
     """
     if requirement not in ("corrected", "paper"):
         raise ParameterError(f"requirement must be 'corrected' or 'paper'; got {requirement!r}")
+    typo = requirement == "paper"
     with workdps(dps):
-        v = to_values(dps, epsilon=epsilon, alpha=alpha, beta=beta, c=c)
+        v = to_values(dps, epsilon=epsilon, alpha=alpha, beta=beta, c=c) if dps is not None else \
+            scalar_values(epsilon=epsilon, alpha=alpha, beta=beta, c=c)
         check("epsilon", v["epsilon"], 0, np.inf)
         check("alpha", v["alpha"], 0, v["epsilon"], high_open=False)
         check("beta", v["beta"], 0, np.inf)
         check("c", v["c"], 0, np.inf)
         B = _noise._backend(dps)
-        z = lambert_argument_formula(v["epsilon"], v["alpha"], v["beta"], v["c"], B,
-                                     typo=requirement == "paper")
-        if z < -1 / B.e:
-            return None
-        low = -v["beta"] * B.lambertw(z, 0)
-        high = -v["beta"] * B.lambertw(z, -1)
-        return finish(low, dps), finish(high, dps)
+        if dps is not None:
+            if lambert_log_argument_formula(**v, B=B, typo=typo) > -1:  # z < -1/e
+                return None
+            return tuple(finish(_bprime_end(k, typo)(**v, B=B), dps) for k in (0, -1))
+        with np.errstate(all="ignore"):
+            L = float(lambert_log_argument_formula(**v, B=B, typo=typo))
+            # |L|'s terms bound its rounding error (relative 1e-16 each)
+            size = (abs(v["epsilon"] - v["alpha"]) / v["beta"] + abs(math.log(4 * v["c"]))
+                    + abs(math.log(v["beta"])) + v["epsilon"] + abs(math.log(-math.expm1(-v["alpha"]))))
+        if not -600 < L < -1 - 1e-6 * (1 + size):  # z underflows, or near -1/e: in mpmath
+            if mp_value(lambert_log_argument_formula, v, typo=typo) > -1:
+                return None
+            low, high = (float(mp_value(_bprime_end(k, typo), v)) for k in (0, -1))
+            # an end below the float64 range rounds up to the smallest positive float, so
+            # that the interval holds only feasible b'
+            return max(low, 5e-324), high
+        with np.errstate(all="ignore"):
+            z = -math.exp(L)
+            low = -v["beta"] * float(B.lambertw(z, 0))
+            high = -v["beta"] * float(B.lambertw(z, -1))
+        return low, high
 
 
 @dataclass(frozen=True)
@@ -839,7 +889,9 @@ def search_smooth_laplace(*, epsilon, beta, c, n_alpha: int = 400) -> SmoothLapl
     InfeasibleError
         If no :math:`(\alpha, b')` satisfies the requirement.
     """
-    v = to_values(None, epsilon=epsilon, beta=beta, c=c)
+    v = scalar_values(epsilon=epsilon, beta=beta, c=c)
+    if not isinstance(n_alpha, (int, np.integer)) or isinstance(n_alpha, bool) or not 1 <= n_alpha <= 10**5:
+        raise ParameterError(f"n_alpha must be an integer in [1, 100000]; got {n_alpha!r}")
     check("epsilon", v["epsilon"], 0, np.inf)
     check("beta", v["beta"], 0, v["epsilon"], low_open=False)
     check("c", v["c"], 0, np.inf)
