@@ -46,7 +46,7 @@ def _describe(value) -> str:
 
 def _not_real(name: str, value) -> ParameterError:
     return ParameterError(
-        f"{name} must be a real number (or, without dps, an array of real numbers); "
+        f"{name} must be a real number or an array of real numbers; "
         f"got {_describe(value)} of type {type(value).__name__}"
     )
 
