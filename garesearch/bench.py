@@ -58,7 +58,6 @@ itself fails).
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import os
@@ -71,6 +70,8 @@ from pathlib import Path
 
 import mpmath
 import numpy as np
+
+from ._commands import OneLineParser
 
 __all__ = [
     "TARGETS",
@@ -494,7 +495,7 @@ def format_table(results: dict[str, object]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Command line: ``python -m garesearch.bench [--json] [--skip-...]`` (see ``--help``)."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="python -m garesearch.bench",
         description="Measure garesearch's speed and accuracy against its targets.",
     )

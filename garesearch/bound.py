@@ -23,6 +23,8 @@ import numpy as np
 
 from ._backend import MPMATH, NUMPY
 from ._evaluate import (
+    as_float_array,
+    as_mpf,
     check,
     evaluate,
     finish,
@@ -278,13 +280,29 @@ def _main_sign(p, q, delta) -> int:
 
 def _epsilon_values(epsilon, p, q, a, dps):
     """Checked inputs of the functions that take an epsilon (``q`` defaults to ``1 - p``)."""
-    v = to_values(dps, epsilon=epsilon, p=p, a=a, **({} if q is None else {"q": q}))
-    check("epsilon", v["epsilon"], 0, np.inf, low_open=False)
+    eps = _epsilon_or_inf(epsilon, dps)
+    v = to_values(dps, epsilon=np.where(np.isinf(eps), 1.0, eps) if dps is None else
+                  (1 if mpmath.isinf(eps) else eps), p=p, a=a, **({} if q is None else {"q": q}))
+    v["epsilon"] = np.broadcast_to(eps, np.shape(v["p"])) if dps is None else eps
+    check("epsilon", v["epsilon"], 0, np.inf, low_open=False, high_open=False)
     check("a", v["a"], 0, np.inf)
     _check_pq(v, dps)
     if q is None:
         v["q"] = 1 - v["p"]
     return v
+
+
+def _epsilon_or_inf(epsilon, dps):
+    """``epsilon`` as a float array (or an mpmath number) that may be ``+inf`` (no noise: the
+    posterior bound is then 1); NaN and other non-numbers raise :class:`ParameterError`."""
+    if dps is None:
+        e = as_float_array("epsilon", epsilon)
+    else:
+        e = epsilon if isinstance(epsilon, mpmath.mpf) and mpmath.isinf(epsilon) else None
+        e = as_mpf("epsilon", epsilon, dps) if e is None else e
+    if np.any(np.isnan(e) if dps is None else mpmath.isnan(e)):
+        raise ParameterError(f"epsilon must be a number in [0, inf]; got {first_bad(e, np.isnan(e)) if dps is None else e}")
+    return e
 
 
 def _sides(sides, q):
@@ -322,7 +340,8 @@ def posterior_bound(*, epsilon, p, q=None, a=1.0, dps: int | None = None):
     Parameters
     ----------
     epsilon : float or array_like
-        Epsilon of the mechanism, per unit of distance; ``epsilon >= 0``.
+        Epsilon of the mechanism, per unit of distance; ``epsilon >= 0`` (``inf``: no noise,
+        the bound is 1).
     p : float or array_like
         Prior mass of the correct guesses :math:`X'`, in (0, 1).
     q : float or array_like, optional

@@ -13,7 +13,6 @@ The exit status is non-zero if any step fails.
 
 from __future__ import annotations
 
-import argparse
 import concurrent.futures
 import importlib.util
 import multiprocessing
@@ -23,6 +22,9 @@ import time
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
+
+from ._commands import OneLineParser
+from ._optional import require
 
 __all__ = ["NotebookRun", "execute_notebook", "find_notebooks", "main", "project_root"]
 
@@ -79,8 +81,8 @@ def execute_notebook(
     -------
     NotebookRun
     """
-    import nbclient
-    import nbformat
+    nbclient = require("nbclient", "notebooks", "executing notebooks")
+    nbformat = require("nbformat", "notebooks", "executing notebooks")
 
     path = Path(path)
     _kernel_env()
@@ -140,7 +142,7 @@ def _say(text: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the whole reproduction; returns 0 if every step succeeded, 1 otherwise."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="python -m garesearch reproduce", description=__doc__.splitlines()[0]
     )
     parser.add_argument("--output", default="output", help="folder for HTML copies, report, timings")
@@ -153,6 +155,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.jobs < 1:
         parser.error("--jobs must be at least 1")
 
+    # Import the heavy modules once, then fork the workers (they inherit them); spawn where
+    # fork does not exist.
+    for module in ("nbclient", "nbformat", "nbconvert", "ipykernel"):
+        require(module, "notebooks", "garesearch reproduce")
     t0 = time.perf_counter()
     output = Path(args.output)
     html_dir = output / "notebooks"
@@ -164,10 +170,6 @@ def main(argv: list[str] | None = None) -> int:
         _say(f"[notebooks] none found in {args.notebooks}/ (run from the repository root)")
         failures.append("notebooks: none found")
 
-    # Import the heavy modules once, then fork the workers (they inherit them); spawn where
-    # fork does not exist.
-    import nbclient  # noqa: F401
-    import nbconvert  # noqa: F401
 
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")

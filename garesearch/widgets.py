@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from . import bound
+from ._optional import require
 from .errors import InfeasibleError, ParameterError
 from .priors import Categorical, Normal, Prior, Uniform
 
@@ -346,7 +347,7 @@ def epsilon_widget(*, delta: float = 0.1, p: float = 0.2, q: float | None = None
     -------
     ipywidgets.interactive
     """
-    import ipywidgets as w
+    w = require("ipywidgets", "notebooks", "the teaching widgets")
 
     def update(delta, p, rest, q, a):
         state = epsilon_state(delta=delta, p=p, q=None if rest else q, a=a)
@@ -386,7 +387,7 @@ def attribute_widget(*, family: str = "normal", scale: float = 1.0, t_offset: fl
     -------
     ipywidgets.interactive
     """
-    import ipywidgets as w
+    w = require("ipywidgets", "notebooks", "the teaching widgets")
 
     def update(family, scale, t_offset, colour, r, delta, construction, a):
         state = attribute_state(family=family, scale=scale, t_offset=t_offset, r=r, delta=delta,
