@@ -47,11 +47,12 @@ attribute so that the two can be compared; see its docstring for the differences
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -88,8 +89,7 @@ class PleakFormatError(ParameterError):
 # ------------------------------------------------------------------------------------------
 # Tokens
 # ------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class _Tok:
+class _Tok(NamedTuple):
     kind: str  # "id", "num", "str", "sym", "end"
     text: str
     line: int
@@ -97,51 +97,147 @@ class _Tok:
 
 _TOKEN_RE = re.compile(
     r"""
-    (?P<ws>[ \t\r\f\v]+)
-  | (?P<nl>\n)
-  | (?P<lcom>(--|//)[^\n]*)
-  | (?P<bcom>/\*.*?\*/)
-  | (?P<num>[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?)
-  | (?P<id>[A-Za-z][A-Za-z0-9_.]*)
-  | (?P<str>'[^'\n]*')
-  | (?P<sym>[(),;])
-  | (?P<other>.)
+    (?P<ws>\s*)
+    (?:
+      (?P<lcom>(--|//)[^\n]*)
+    | (?P<bcom>/\*.*?\*/)
+    | (?P<num>[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?)
+    | (?P<id>[A-Za-z][A-Za-z0-9_.]*)
+    | (?P<str>'[^'\n]*')
+    | (?P<sym>[(),;])
+    | (?P<other>\S)
+    )
     """,
     re.VERBOSE | re.DOTALL,
 )
 
 
-def _tokenise(text: str, source: str) -> list[_Tok]:
-    toks, line, pos = [], 1, 0
-    while pos < len(text):
-        m = _TOKEN_RE.match(text, pos)
-        kind = m.lastgroup
-        chunk = m.group()
-        if kind == "other" and text.startswith("/*", pos):
-            raise PleakFormatError(f"{source}:{line}: unterminated comment '/*'")
-        if kind == "other" and chunk == "'":
-            raise PleakFormatError(f"{source}:{line}: unterminated quoted string")
-        if kind in ("num", "id", "str", "sym", "other"):
-            toks.append(_Tok(kind, chunk, line))
-        line += chunk.count("\n")
-        pos = m.end()
-    toks.append(_Tok("end", "end of file", line))
-    return toks
+#: bytes read from a file at a time (files are streamed: an error is reported as soon as
+#: it is read, and memory stays bounded)
+_CHUNK = 1 << 16
+#: longest token (or unterminated comment) accepted, in characters
+_MAX_TOKEN = 1 << 20
+#: deepest nesting of parentheses in a goal
+_MAX_NESTING = 64
+#: most values in one set (setUnif, setPrior, totalUnif)
+_MAX_VALUES = 10**6
+
+
+def _tokens(chunks, source: str):
+    """Tokens of the text given as successive ``chunks`` (strings), lazily, in one list per
+    chunk, with their lines; the last list ends with the ``end`` token.
+
+    A token that may go on in the next chunk (one that ends the buffer, an opening quote or
+    comment without its end) is carried over; none may exceed ``_MAX_TOKEN`` characters.
+    """
+    buf, line = "", 1
+    for nxt in itertools.chain(chunks, [None]):
+        eof = nxt is None
+        if not eof:
+            buf += nxt
+        pos, n = 0, len(buf)
+        batch = []
+        append = batch.append
+        for m in _TOKEN_RE.finditer(buf):
+            kind = m.lastgroup
+            if kind == "other":
+                start = m.start(kind)
+                if buf[start] == "'" or buf.startswith("/*", start):
+                    if not eof and (buf[start] != "'" or "\n" not in buf[start:]):
+                        break  # wait for the closing quote or '*/'
+                    line += m.group("ws").count("\n")
+                    what = "quoted string" if buf[start] == "'" else "comment '/*'"
+                    raise PleakFormatError(f"{source}:{line}: unterminated {what}")
+            end = m.end()
+            if end == n and not eof:
+                break  # may go on in the next chunk
+            ws = m.group(1)
+            if "\n" in ws:
+                line += ws.count("\n")
+            pos = end
+            if kind == "bcom":
+                line += m.group(kind).count("\n")
+            elif kind != "lcom":
+                append(_Tok(kind, m.group(kind), line))
+        else:
+            if eof:
+                line += buf.count("\n", pos)
+        buf = buf[pos:]
+        if len(buf) > _MAX_TOKEN:
+            raise PleakFormatError(f"{source}:{line}: a token or comment longer than {_MAX_TOKEN} characters")
+        if eof:
+            batch.append(_Tok("end", "end of file", line))
+        yield batch
+
+
+def _text_chunks(text: str):
+    yield text[1:] if text.startswith("\ufeff") else text  # a byte-order mark is not content
+
+
+def _file_chunks(path: Path):
+    """The UTF-8 text of ``path`` in chunks (a byte-order mark is skipped); a byte that is not
+    UTF-8 raises :class:`PleakFormatError` with its line."""
+    import codecs
+
+    decoder = codecs.getincrementaldecoder("utf-8-sig")()
+    line = 1
+    try:
+        with path.open("rb") as f:
+            while True:
+                data = f.read(_CHUNK)
+                try:
+                    text = decoder.decode(data, final=not data)
+                except UnicodeDecodeError as exc:
+                    good = data[: exc.start].decode("utf-8", errors="ignore")
+                    raise PleakFormatError(
+                        f"{path}:{line + good.count(chr(10))}: not UTF-8 text (byte "
+                        f"0x{data[exc.start]:02x}); save the file as UTF-8"
+                    ) from None
+                line += text.count("\n")
+                if text:
+                    yield text
+                if not data:
+                    return
+    except OSError as exc:
+        raise ParameterError(f"cannot read {path}: {exc.strerror or exc}") from None
 
 
 class _Stream:
-    def __init__(self, text: str, source: str):
+    def __init__(self, chunks, source: str):
         self.source = source
-        self.toks = _tokenise(text, source)
-        self.i = 0
+        self._batches = _tokens(chunks, source)
+        self._toks: list[_Tok] = []  # tokens read and not yet forgotten
+        self._i = 0  # index of the current token in _toks
+        self.depth = 0
+
+    def _fill(self, i: int) -> bool:
+        """Read batches until ``_toks[i]`` exists (False at the end of the text)."""
+        while i >= len(self._toks):
+            if self._toks and self._toks[-1].kind == "end":
+                return False
+            if self._i > 4096:  # forget what was read
+                del self._toks[: self._i]
+                i -= self._i
+                self._i = 0
+            self._toks.extend(next(self._batches))
+        return True
 
     def peek(self, k: int = 0) -> _Tok:
-        return self.toks[min(self.i + k, len(self.toks) - 1)]
+        i = self._i + k
+        if i < len(self._toks) or self._fill(i):
+            return self._toks[self._i + k]
+        return self._toks[-1]
 
     def next(self) -> _Tok:
         tok = self.peek()
-        self.i = min(self.i + 1, len(self.toks) - 1)
+        if tok.kind != "end":
+            self._i += 1
         return tok
+
+    def skip(self, k: int) -> None:
+        """Move ``k`` tokens on (after :meth:`peek` has seen them)."""
+        for _ in range(k):
+            self.next()
 
     def error(self, msg: str, tok: _Tok | None = None) -> PleakFormatError:
         tok = tok or self.peek()
@@ -157,7 +253,12 @@ class _Stream:
         tok = self.next()
         if tok.kind != "num":
             raise self.error(f"expected a number ({what}), found {_show(tok)}", tok)
-        return float(tok.text)
+        value = float(tok.text)
+        if not math.isfinite(value):
+            raise self.error(f"{tok.text} ({what}) overflows float64 (largest about 1.8e308)", tok)
+        if value == 0 and re.search(r"[1-9]", tok.text.lower().partition("e")[0]):
+            raise self.error(f"{tok.text} ({what}) underflows float64 to 0 (smallest about 5e-324)", tok)
+        return value
 
     def integer(self, what: str) -> int:
         tok = self.next()
@@ -196,7 +297,7 @@ _KINDS = (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Knowledge:
     """What the attacker knows about one column (one statement of a PLEAK ``.att`` file).
 
@@ -264,9 +365,16 @@ class Knowledge:
             If the statement gives no distribution (``range``, ``set``, ``total``,
             ``exact``, ``none``).
         """
-        k, a = self.kind, self.args
+        k = self.kind
         if not self.has_distribution:
             raise ParameterError(f"{self.where}: '{k}' knowledge gives no distribution for {self.column}")
+        try:
+            return self._prior(discrete)
+        except ParameterError as exc:  # a prior garesearch cannot represent: say where it was read
+            raise PleakFormatError(f"{self.where}: '{k}' for {self.column}: {exc}") from None
+
+    def _prior(self, discrete: bool) -> Prior:
+        k, a = self.kind, self.args
         if k == "rangeUnif":
             return Uniform(a[0], a[1])
         if k == "normal":
@@ -322,6 +430,8 @@ def _check_probs(stream: _Stream, pairs, tok: _Tok, what: str):
 def _set_values(stream: _Stream, kw: _Tok) -> tuple:
     vals = []
     while stream.peek().kind in ("str", "num"):
+        if len(vals) >= _MAX_VALUES:
+            raise stream.error(f"'{kw.text}': more than {_MAX_VALUES} values", kw)
         tok = stream.next()
         v = _value(tok)
         if v is None:
@@ -362,6 +472,11 @@ def _knowledge(stream: _Stream, column: str, col_tok: _Tok) -> Knowledge:
         n = stream.integer(f"'{k}' needs the number of values")
         if n < 1:
             raise stream.error(f"'{k}' needs at least one value; got {n}", kw)
+        if k == "totalUnif" and n > _MAX_VALUES:
+            raise stream.error(
+                f"'totalUnif' of more than {_MAX_VALUES} values; for an attribute with that many "
+                "equally likely values give 'total n' (the worst prior over its range)", kw
+            )
         args = (n,)
     elif k in ("range", "rangeUnif"):
         lb, ub = stream.number("lower bound"), stream.number("upper bound")
@@ -380,6 +495,8 @@ def _knowledge(stream: _Stream, column: str, col_tok: _Tok) -> Knowledge:
 
         pairs = []
         while stream.is_sym("("):
+            if len(pairs) >= _MAX_VALUES:
+                raise stream.error(f"'setPrior': more than {_MAX_VALUES} values", kw)
             pairs.append(_pair(stream, kw, elem))
         if not pairs:
             raise stream.error("'setPrior' needs at least one pair ('value', probability)", kw)
@@ -392,6 +509,8 @@ def _knowledge(stream: _Stream, column: str, col_tok: _Tok) -> Knowledge:
         lb = stream.number("lower bound of 'rangePrior'")
         pairs = []
         while stream.is_sym("("):
+            if len(pairs) >= _MAX_VALUES:
+                raise stream.error(f"'rangePrior': more than {_MAX_VALUES} bins", kw)
             pairs.append(_pair(stream, kw, lambda: stream.number("an upper bound")))
         if not pairs:
             raise stream.error("'rangePrior' needs at least one pair (upper bound, probability)", kw)
@@ -427,7 +546,10 @@ def parse_attacker(text: str, *, source: str = "<string>") -> dict[str, Knowledg
         probability list that does not sum to 1 (tolerance 1e-6, as PLEAK), or a column
         given twice.
     """
-    stream = _Stream(text, source)
+    return _parse_attacker(_Stream(_text_chunks(text), source))
+
+
+def _parse_attacker(stream: _Stream) -> dict[str, Knowledge]:
     out: dict[str, Knowledge] = {}
     while stream.peek().kind != "end":
         col = stream.next()
@@ -444,14 +566,7 @@ def parse_attacker(text: str, *, source: str = "<string>") -> dict[str, Knowledg
 def read_attacker(path: str | Path) -> dict[str, Knowledge]:
     """Read a PLEAK attacker file from disk (see :func:`parse_attacker`)."""
     path = Path(path)
-    return parse_attacker(_read(path), source=str(path))
-
-
-def _read(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ParameterError(f"cannot read {path}: {exc.strerror or exc}") from None
+    return _parse_attacker(_Stream(_file_chunks(path), str(path)))
 
 
 # ------------------------------------------------------------------------------------------
@@ -531,12 +646,19 @@ def _goal_term(stream: _Stream):
                 j += 2
                 continue
             if stream.is_sym(")", j + 1) and stream.is_word(*_STATE_WORDS, k=j + 2):
-                stream.i += j + 2
+                stream.skip(j + 2)
                 return _goal_state(stream, tuple(cols), tok)
             break
         stream.next()
+        stream.depth += 1
+        if stream.depth > _MAX_NESTING:
+            raise stream.error(
+                f"parentheses nest more than {_MAX_NESTING} deep; write the goal flatter (AND and "
+                "OR are associative)", tok
+            )
         inner = _goal_or(stream)
         stream.expect_sym(")", "to close '('")
+        stream.depth -= 1
         return inner
     if tok.kind != "id":
         raise stream.error(f"expected a column name or '(', found {_show(tok)}")
@@ -601,7 +723,10 @@ def parse_goal(text: str, *, source: str = "<string>"):
     PleakFormatError
         With ``source:line:`` for malformed input.
     """
-    stream = _Stream(text, source)
+    return _parse_goal(_Stream(_text_chunks(text), source))
+
+
+def _parse_goal(stream: _Stream):
     if stream.peek().kind == "end":
         raise stream.error("the goal is empty")
     if stream.is_word("leak"):
@@ -627,7 +752,7 @@ def parse_goal(text: str, *, source: str = "<string>"):
 def read_goal(path: str | Path):
     """Read an attacker goal from disk (see :func:`parse_goal`)."""
     path = Path(path)
-    return parse_goal(_read(path), source=str(path))
+    return _parse_goal(_Stream(_file_chunks(path), str(path)))
 
 
 # ------------------------------------------------------------------------------------------
