@@ -105,7 +105,7 @@ def as_mpf(name: str, value, dps: int):
     :class:`decimal.Decimal` are read at the working precision; a
     :class:`fractions.Fraction` is divided out at the working precision.
     """
-    if isinstance(value, (np.ndarray, list, tuple)) and np.ndim(value):
+    if isinstance(value, (list, tuple)) or (isinstance(value, np.ndarray) and value.ndim):
         raise ParameterError(
             f"{name}: the mpmath path (dps={dps}) takes scalars; got an array. "
             "Use dps=None for vectorised float64 evaluation."
@@ -188,9 +188,15 @@ def check(name: str, value, low, high, *, low_open: bool = True, high_open: bool
     if np.any(bad):
         lb = "(" if low_open else "["
         hb = ")" if high_open else "]"
-        hi = "inf" if high == np.inf else f"{high}"
+
+        def show(bound):
+            if np.ndim(bound):  # a bound that varies: the one at the first offending element
+                i = np.flatnonzero(np.broadcast_to(bad, np.shape(bad)))[0]
+                return f"{np.broadcast_to(bound, np.shape(bad)).ravel()[i]}"
+            return "inf" if bound == np.inf else f"{bound}"
+
         raise ParameterError(
-            f"{name} must lie in {lb}{low}, {hi}{hb}; got {first_bad(value, np.asarray(bad))}"
+            f"{name} must lie in {lb}{show(low)}, {show(high)}{hb}; got {first_bad(value, np.asarray(bad))}"
         )
 
 

@@ -483,7 +483,8 @@ def confidence_for_advantage(
             return B1Result(advantage=finish(v["advantage"], dps), confidence=1.0,
                             noise_radius=math.inf, chi=0.0)
         B = _noise._backend(dps)
-        denom = _chi_denominator(v["epsilon"], v["advantage"], v["p"], v["q"], B)
+        with np.errstate(all="ignore"):  # e^epsilon may overflow: then the denominator is -inf
+            denom = _chi_denominator(v["epsilon"], v["advantage"], v["p"], v["q"], B)
         if denom <= 0:
             raise InfeasibleError(
                 f"no output can keep the advantage within {float(v['advantage']):.6g}: even "
@@ -897,7 +898,10 @@ def search_smooth_laplace(*, epsilon, beta, c, n_alpha: int = 400) -> SmoothLapl
     check("c", v["c"], 0, np.inf)
     eps, be, cc = float(v["epsilon"]), float(v["beta"]), float(v["c"])
     if be == 0:
-        return SmoothLaplaceParameters(eps, 0.0, 0.0, cc, eps, 0.0, 0.0, cc / eps, (eps, eps))
+        scale = cc / eps
+        if not 0 < scale < math.inf:
+            raise ParameterError(f"c / epsilon = {scale!r} lies outside the float64 range")
+        return SmoothLaplaceParameters(eps, 0.0, 0.0, cc, eps, 0.0, 0.0, scale, (eps, eps))
     grid = np.linspace(0, eps - be, n_alpha + 2)[1:-1]
     values = np.array([_best_b(eps, a, be, cc)[0] for a in grid])
     if not np.any(np.isfinite(values)):
@@ -920,10 +924,17 @@ def search_smooth_laplace(*, epsilon, beta, c, n_alpha: int = 400) -> SmoothLapl
     alpha = float(res.x) if -res.fun >= values[i] else float(grid[i])
     b, inter = _best_b(eps, alpha, be, cc)
     e1 = eps - alpha
-    growth = math.exp(e1 - 1 - (e1 - b) / be)
-    delta = 2 * growth
-    ratio = 4 * growth * cc / b
+    log_growth = e1 - 1 - (e1 - float(b)) / be
+    with np.errstate(all="ignore"):
+        delta = 2 * math.exp(min(log_growth, 709.0))
+        ratio = math.exp(min(log_growth + math.log(4 * cc) - math.log(b), 709.0))
+        scale = cc / float(b)
+    if not (log_growth < 709 and 0 < scale < math.inf):
+        raise ParameterError(
+            f"epsilon={eps!r}, beta={be!r}, c={cc!r}: the noise parameters lie outside the "
+            "float64 range; change the unit of the query"
+        )
     return SmoothLaplaceParameters(
         epsilon=eps, alpha=alpha, beta=be, c=cc, b=float(b), delta=delta, ratio=ratio,
-        noise_scale=cc / float(b), lambert_interval=tuple(float(x) for x in inter),
+        noise_scale=scale, lambert_interval=tuple(float(x) for x in inter),
     )

@@ -239,8 +239,11 @@ _TINY, _HUGE = 1e-290, 1e290
 
 def _at_least_one(x, y, dps):
     """``x + y >= 1``, decided exactly (float64: from :func:`rest_formula`, whose sign is exact)."""
-    if dps is not None:
-        return x + y >= 1
+    if dps is not None:  # exact where the sum at the working precision is close to 1
+        s = x + y
+        if abs(s - 1) > mpmath.mpf(10) ** (3 - dps):
+            return s >= 1
+        return to_fraction(x) + to_fraction(y) >= 1
     return rest_formula(x, y, NUMPY) <= 0
 
 
@@ -644,7 +647,10 @@ def _worst_case_values(delta, q, dps, **more):
     v = to_values(dps, delta=delta, q=q, **more)
     check("delta", v["delta"], 0, 1)
     check("q", v["q"], 0, 1, high_open=False)
-    bad = rest_formula(v["q"], v["delta"], _backend(dps)) >= 0  # q + delta <= 1, exactly
+    if dps is None:
+        bad = rest_formula(v["q"], v["delta"], NUMPY) >= 0  # q + delta <= 1, exactly
+    else:
+        bad = not _at_least_one(v["q"], v["delta"], dps) or to_fraction(v["q"]) + to_fraction(v["delta"]) == 1
     if np.any(bad):
         i = int(np.flatnonzero(np.broadcast_to(bad, np.shape(v["q"])))[0]) if np.ndim(bad) else 0
         pick = (lambda x: float(np.ravel(x)[i])) if np.ndim(bad) else float

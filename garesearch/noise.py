@@ -511,6 +511,11 @@ def laplace_scale(*, epsilon, sensitivity=1.0):
     check("sensitivity", v["sensitivity"], 0, np.inf)
     with np.errstate(all="ignore"):
         out = v["sensitivity"] / v["epsilon"]
+    if np.any(out == 0):
+        raise ParameterError(
+            "the scale sensitivity / epsilon underflows float64 (below about 5e-324); "
+            "change the unit of the query"
+        )
     return finish(_representable(out, "the scale sensitivity / epsilon", None), None)
 
 
@@ -722,10 +727,13 @@ def sample_noise(size, *, noise: str = "laplace", scale=1.0, rng=None) -> np.nda
         rng = np.random.default_rng(rng)
     except (TypeError, ValueError):
         raise ParameterError(f"rng must be a numpy.random.Generator, a seed (int >= 0) or None; got {rng!r}") from None
-    if noise == "laplace":
-        return rng.laplace(0.0, scale, size)
-    if noise == "gaussian":
-        return rng.normal(0.0, scale, size)
-    u = rng.random(size)
-    sign = np.where(rng.random(size) < 0.5, -1.0, 1.0)
-    return sign * gencauchy_bound(u, NUMPY) * scale
+    with np.errstate(all="ignore"):
+        if noise == "laplace":
+            out = rng.laplace(0.0, scale, size)
+        elif noise == "gaussian":
+            out = rng.normal(0.0, scale, size)
+        else:
+            u = rng.random(size)
+            sign = np.where(rng.random(size) < 0.5, -1.0, 1.0)
+            out = sign * gencauchy_bound(u, NUMPY) * scale
+    return _representable(out, "a draw", None)

@@ -115,6 +115,9 @@ _TOKEN_RE = re.compile(
 #: bytes read from a file at a time (files are streamed: an error is reported as soon as
 #: it is read, and memory stays bounded)
 _CHUNK = 1 << 16
+#: tokens ending this close to the end of a chunk wait for the next one (the token
+#: regular expression looks at most a few characters beyond a match)
+_LOOKAHEAD = 16
 #: longest token (or unterminated comment) accepted, in characters
 _MAX_TOKEN = 1 << 20
 #: deepest nesting of parentheses in a goal
@@ -149,8 +152,8 @@ def _tokens(chunks, source: str):
                     what = "quoted string" if buf[start] == "'" else "comment '/*'"
                     raise PleakFormatError(f"{source}:{line}: unterminated {what}")
             end = m.end()
-            if end == n and not eof:
-                break  # may go on in the next chunk
+            if end > n - _LOOKAHEAD and not eof:
+                break  # the next chunk may change or extend it ("1e" + "308")
             ws = m.group(1)
             if "\n" in ws:
                 line += ws.count("\n")
@@ -188,10 +191,13 @@ def _file_chunks(path: Path):
                 try:
                     text = decoder.decode(data, final=not data)
                 except UnicodeDecodeError as exc:
-                    good = data[: exc.start].decode("utf-8", errors="ignore")
+                    if exc.start < len(data):
+                        good = data[: exc.start].decode("utf-8", errors="ignore")
+                        where, what = line + good.count(chr(10)), f"byte 0x{data[exc.start]:02x}"
+                    else:  # the file ends inside a multi-byte character
+                        where, what = line, "it ends inside a character"
                     raise PleakFormatError(
-                        f"{path}:{line + good.count(chr(10))}: not UTF-8 text (byte "
-                        f"0x{data[exc.start]:02x}); save the file as UTF-8"
+                        f"{path}:{where}: not UTF-8 text ({what}); save the file as UTF-8"
                     ) from None
                 line += text.count("\n")
                 if text:

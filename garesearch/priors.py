@@ -54,19 +54,18 @@ _TINY = float(np.finfo(float).tiny)
 
 
 def _check_span(low: float, high: float, what: str) -> None:
-    """The support [low, high] must be representable with room: its width a normal float, and
-    the support widened by twice its width still finite (balls of radius up to the width
-    around any point of it are computed)."""
+    """The support [low, high] must have a width that is a finite, normal float64 (its
+    density, 1/width, then stays finite)."""
     width = high - low
+    if not math.isfinite(width):
+        raise ParameterError(
+            f"{what}: the width of the support [{low!r}, {high!r}] overflows float64; "
+            "express the attribute in a larger unit"
+        )
     if not width >= _TINY:
         raise ParameterError(
             f"{what}: the width high - low = {width!r} is below the smallest normal float64 "
             f"({_TINY:.3g}), so the density overflows; express the attribute in a smaller unit"
-        )
-    if not math.isfinite(max(abs(low), abs(high)) + 2 * width):
-        raise ParameterError(
-            f"{what}: the support [{low!r}, {high!r}] is too wide for float64 (its width "
-            f"{width!r} overflows when widened); express the attribute in a larger unit"
         )
 
 
@@ -505,7 +504,7 @@ class Categorical(Prior):
         if numeric:
             items.sort(key=lambda kv: float(kv[0]))
             low, high = float(items[0][0]), float(items[-1][0])
-            if len(items) > 1 and not math.isfinite(max(abs(low), abs(high)) + 2 * (high - low)):
+            if len(items) > 1 and not math.isfinite(high - low):
                 raise ParameterError(
                     f"mapping: the values span [{low!r}, {high!r}], too wide for float64 "
                     "distances; express the attribute in a larger unit"

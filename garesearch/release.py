@@ -264,8 +264,8 @@ def _rows_rng(n, seed):
 def _column(table, name: str) -> np.ndarray:
     try:
         return np.asarray(table[name])
-    except (KeyError, TypeError, IndexError):
-        raise ParameterError(f"table must be a mapping with a column {name!r}") from None
+    except (KeyError, TypeError, IndexError, ValueError):
+        raise ParameterError(f"table must be a mapping with a column {name!r} (a 1-d array)") from None
 
 
 def synthetic_cats(n: int = 1000, *, seed: int = 0) -> dict[str, np.ndarray]:

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from . import bound
+from ._evaluate import scalar_values
 from ._optional import require
 from .errors import InfeasibleError, ParameterError
 from .priors import Categorical, Normal, Prior, Uniform
@@ -75,10 +76,12 @@ def epsilon_state(*, delta: float, p: float, q: float | None = None, a: float = 
         epsilon, ``target`` (``p + delta``), ``worst_p`` (:math:`(1-\delta)/2`), ``message``
         (why there is no epsilon, else ``""``) and the inputs.
     """
-    state: dict[str, Any] = {"delta": delta, "p": p, "q": q, "a": a, "target": p + delta,
-                             "worst_p": (1 - delta) / 2, "epsilon": None, "posterior_bound": None,
+    state: dict[str, Any] = {"delta": delta, "p": p, "q": q, "a": a, "target": None,
+                             "worst_p": None, "epsilon": None, "posterior_bound": None,
                              "message": ""}
     try:
+        v = scalar_values(delta=delta, p=p, a=a, **({} if q is None else {"q": q}))
+        state.update(target=v["p"] + v["delta"], worst_p=(1 - v["delta"]) / 2)
         eps = float(bound.epsilon_for_advantage(delta=delta, p=p, q=q, a=a))
     except (ParameterError, InfeasibleError) as exc:
         state["message"] = str(exc)
