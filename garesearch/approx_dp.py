@@ -226,7 +226,7 @@ def beta_bound_formula(epsilon, b, C, B):
 
 def _beta_denominator(epsilon, b, C, B):
     r""":math:`\epsilon - 1 - \ln(b/(4C))`, the denominator of :func:`beta_bound_formula` (App. B.2)."""
-    return epsilon - 1 - B.log(b / (4 * C))
+    return epsilon - 1 - (B.log(b) - B.log(4) - B.log(C))
 
 
 def lambert_argument_formula(epsilon, alpha, beta, c, B, typo=False):
@@ -615,7 +615,7 @@ def smooth_laplace_delta(*, epsilon, b, beta, dps: int | None = None):
     with workdps(dps):
         v = to_values(dps, epsilon=epsilon, b=b, beta=beta)
         _check_b_beta(v)
-        return finish(evaluate(smooth_laplace_delta_formula, v, dps), dps)
+        return finish(_representable(evaluate(smooth_laplace_delta_formula, v, dps), "delta", dps), dps)
 
 
 def smooth_laplace_ratio(*, epsilon, b, beta, c, dps: int | None = None):
@@ -641,14 +641,27 @@ def smooth_laplace_ratio(*, epsilon, b, beta, c, dps: int | None = None):
         v = to_values(dps, epsilon=epsilon, b=b, beta=beta, c=c)
         _check_b_beta(v)
         check("c", v["c"], 0, np.inf)
-        return finish(evaluate(smooth_laplace_ratio_formula, v, dps), dps)
+        out = evaluate(smooth_laplace_ratio_formula, v, dps)
+        return finish(_representable(out, "delta/chibar", dps), dps)
+
+
+def _representable(out, what: str, dps):
+    """``out``, or :class:`ParameterError` where a finite value overflows float64."""
+    if dps is None and not np.all(np.isfinite(out)):
+        raise ParameterError(
+            f"{what} lies outside the float64 range (above about 1.8e308) for these inputs; "
+            "pass dps= for the mpmath path"
+        )
+    return out
 
 
 def _check_b_beta(v):
     check("epsilon", v["epsilon"], 0, np.inf)
     check("b", v["b"], 0, np.inf)
     check("beta", v["beta"], 0, np.inf)
-    if np.any(v["b"] + v["beta"] > v["epsilon"] * (1 + 1e-12)):
+    with np.errstate(all="ignore"):  # b + beta and epsilon may be near the float64 maximum
+        over = (v["b"] - v["epsilon"]) + v["beta"] > 1e-12 * v["epsilon"]
+    if np.any(over):
         raise ParameterError("b + beta must be at most epsilon (App. B.2)")
 
 
@@ -686,7 +699,8 @@ def beta_bound(*, epsilon, b, C=1.0, dps: int | None = None):
         check("b", v["b"], 0, v["epsilon"])
         check("C", v["C"], 0, np.inf)
         B = _noise._backend(dps)
-        den = _beta_denominator(v["epsilon"], v["b"], v["C"], B)
+        with np.errstate(all="ignore"):
+            den = _beta_denominator(v["epsilon"], v["b"], v["C"], B)
         out = evaluate(beta_bound_formula, v, dps)
         inf = np.inf if dps is None else mpmath.inf
         if dps is None:
@@ -757,6 +771,7 @@ def bprime_interval(*, epsilon, alpha, beta, c, requirement="corrected", dps: in
             if mp_value(lambert_log_argument_formula, v, typo=typo) > -1:
                 return None
             low, high = (float(mp_value(_bprime_end(k, typo), v)) for k in (0, -1))
+            _representable(high, "the upper end b'", dps)
             # an end below the float64 range rounds up to the smallest positive float, so
             # that the interval holds only feasible b'
             return max(low, 5e-324), high
@@ -764,7 +779,7 @@ def bprime_interval(*, epsilon, alpha, beta, c, requirement="corrected", dps: in
             z = -math.exp(L)
             low = -v["beta"] * float(B.lambertw(z, 0))
             high = -v["beta"] * float(B.lambertw(z, -1))
-        return low, high
+        return low, _representable(high, "the upper end b'", dps)
 
 
 @dataclass(frozen=True)
@@ -902,7 +917,10 @@ def search_smooth_laplace(*, epsilon, beta, c, n_alpha: int = 400) -> SmoothLapl
         if not 0 < scale < math.inf:
             raise ParameterError(f"c / epsilon = {scale!r} lies outside the float64 range")
         return SmoothLaplaceParameters(eps, 0.0, 0.0, cc, eps, 0.0, 0.0, scale, (eps, eps))
-    grid = np.linspace(0, eps - be, n_alpha + 2)[1:-1]
+    with np.errstate(all="ignore"):
+        grid = np.linspace(0, eps - be, n_alpha + 2)[1:-1]
+    if not np.all(np.isfinite(grid)):
+        raise ParameterError(f"epsilon={eps!r}: too large for the search over alpha in float64")
     values = np.array([_best_b(eps, a, be, cc)[0] for a in grid])
     if not np.any(np.isfinite(values)):
         raise InfeasibleError(
@@ -919,8 +937,9 @@ def search_smooth_laplace(*, epsilon, beta, c, n_alpha: int = 400) -> SmoothLapl
         best = _best_b(eps, a, be, cc)[0]
         return -best if np.isfinite(best) else 1e300
 
-    res = minimize_scalar(objective, bounds=(lo, hi), method="bounded",
-                          options={"xatol": 1e-12 * max(eps, 1)})
+    with np.errstate(all="ignore"):  # Brent's parabolas on huge b' may overflow: then bisection
+        res = minimize_scalar(objective, bounds=(lo, hi), method="bounded",
+                              options={"xatol": 1e-12 * max(eps, 1)})
     alpha = float(res.x) if -res.fun >= values[i] else float(grid[i])
     b, inter = _best_b(eps, alpha, be, cc)
     e1 = eps - alpha

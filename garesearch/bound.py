@@ -71,10 +71,13 @@ def rest_formula(x, y, B):
 
     In float64 it keeps its relative accuracy (and its sign is exact) when ``x + y`` is
     close to 1: Knuth's TwoSum gives ``x + y = s + e`` exactly, :math:`1 - s` is exact for
-    ``s`` in [1/2, 2] (Sterbenz), and :math:`(1 - s) - e` is rounded once.  Not in the
+    ``s`` in [1/2, 2] (Sterbenz), and :math:`(1 - s) - e` is rounded once; mpmath's
+    ``fsum`` rounds the exact sum once.  Not in the
     paper: a floating-point device (``1 - p - delta`` of Sec. 3.2 computed as written loses
     every digit when ``p + delta`` rounds to 1).
     """
+    if B.name == "mpmath":
+        return mpmath.fsum((1, -x, -y))  # exact before its one rounding
     if B.name != "numpy":
         return 1 - x - y
     out = np.subtract(np.subtract(1.0, x), y)

@@ -259,7 +259,13 @@ def kazan_reiter_ratio(*, epsilon, p):
     check("epsilon", v["epsilon"], 0, np.inf, low_open=False)
     check("p", v["p"], 0, 1, high_open=False)
     e = v["epsilon"]
-    return finish(1 / (np.exp(-e) + v["p"] * -np.expm1(-e)), None)
+    with np.errstate(all="ignore"):
+        out = 1 / (np.exp(-e) + v["p"] * -np.expm1(-e))
+    if not np.all(np.isfinite(out)):
+        raise ParameterError(
+            "the ratio bound exceeds the float64 range (about 1.8e308) for these epsilon and p"
+        )
+    return finish(out, None)
 
 
 def kazan_reiter_epsilon(profile: float | Callable, *, p):

@@ -17,6 +17,7 @@ import warnings
 from decimal import Decimal
 from fractions import Fraction
 
+import mpmath
 import numpy as np
 from hypothesis import strategies as st
 
@@ -108,10 +109,27 @@ def as_array(x):
 
 
 def assert_probability(x, name="result"):
+    if isinstance(x, mpmath.mpf):
+        assert 0 <= x <= 1, f"{name} outside [0, 1]: {x!r}"
+        return
     arr = as_array(x)
     assert np.all((arr >= 0) & (arr <= 1)), f"{name} outside [0, 1]: {x!r}"
 
 
 def assert_nonnegative_finite(x, name="result"):
+    """A finite number >= 0 (mpmath numbers are finite beyond the float64 range)."""
+    if isinstance(x, mpmath.mpf):
+        assert mpmath.isfinite(x) and x >= 0, f"{name} not a finite number >= 0: {x!r}"
+        return
     arr = as_array(x)
     assert np.all(np.isfinite(arr) & (arr >= 0)), f"{name} not a finite number >= 0: {x!r}"
+
+
+def assert_positive(x, name="result", finite=True):
+    """Every element > 0 (and finite unless ``finite=False``; no NaN)."""
+    if isinstance(x, mpmath.mpf):
+        assert x > 0 and (not finite or mpmath.isfinite(x)), f"{name}: {x!r}"
+        return
+    arr = as_array(x)
+    ok = arr > 0
+    assert np.all(ok & np.isfinite(arr) if finite else ok), f"{name}: {x!r}"

@@ -27,6 +27,7 @@ import pytest
 from fuzzing import (
     as_array,
     assert_nonnegative_finite,
+    assert_positive,
     assert_probability,
     call,
     dps_choice,
@@ -97,12 +98,11 @@ def test_worst_case_prior_and_epsilon(delta, q, a, dps):
         dps = None
     out, err = call(bound.worst_case_prior, delta=delta, q=q, dps=dps)
     if err is None:
-        res = as_array(out)
-        assert np.all((res > 0) & (res < 1)), out
+        assert_positive(out, "worst_case_prior")
+        assert_probability(out, "worst_case_prior")
     out, err = call(bound.worst_case_epsilon, delta=delta, q=q, a=a, dps=dps)
     if err is None:
-        res = as_array(out)
-        assert np.all(np.isfinite(res) & (res > 0)), out
+        assert_positive(out, "worst_case_epsilon")
 
 
 @given(delta=dps_values, p=dps_values, R=dps_values, dps=st.sampled_from([None, 20]))
@@ -110,7 +110,7 @@ def test_eps_lb_and_eps_ub(delta, p, R, dps):
     for fn in (bound.eps_lb, bound.eps_ub):
         out, err = call(fn, delta=delta, p=p, R=R, dps=dps)
         if err is None:
-            assert float(out) > 0 and not math.isnan(float(out))
+            assert_positive(out, fn.__name__, finite=False)
 
 
 # --- noise ------------------------------------------------------------------------------------
@@ -187,7 +187,7 @@ def test_app_b2(epsilon, alpha, beta, c, b, requirement, dps):
         assert 0 < low <= high < math.inf, out
     out, err = call(approx_dp.beta_bound, epsilon=epsilon, b=b, C=c, dps=dps)
     if err is None:
-        assert np.all(as_array(out) > 0)
+        assert_positive(out, "beta_bound", finite=False)  # inf: no bound on beta
     out, err = call(approx_dp.smooth_laplace_delta, epsilon=epsilon, b=b, beta=beta, dps=dps)
     if err is None:
         assert_nonnegative_finite(out)
@@ -231,12 +231,7 @@ def test_readings(epsilon, p, m, rho, distance, delta, dps):
     ):
         out, err = call(fn, **kw)
         if err is None:
-            res = as_array(out)
-            assert not np.any(np.isnan(res)), (fn.__name__, kw, out)
-            if check is not None:
-                check(out, fn.__name__)
-            else:
-                assert np.all(res > 0), (fn.__name__, kw, out)
+            (check or assert_positive)(out, fn.__name__)
 
 
 @given(profile=st.one_of(floats, st.sampled_from([lambda p: 2.0, lambda p: p, "x", None])), p=values)
