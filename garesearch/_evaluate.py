@@ -153,6 +153,8 @@ def to_values(dps: int | None, **kwargs: Any) -> dict[str, Any]:
     else:
         out = {name: as_mpf(name, value, dps) for name, value in kwargs.items()}
     for name, value in out.items():
+        if dps is None and value.size and np.isfinite(value.min()) and np.isfinite(value.max()):
+            continue  # NaN would have made min and max NaN
         finite = np.isfinite(value) if dps is None else mpmath.isfinite(value)
         if not np.all(finite):
             raise ParameterError(f"{name} must be a finite number; got {first_bad(value, ~np.asarray(finite))}")
@@ -182,6 +184,10 @@ def scalar_values(**kwargs: Any) -> dict[str, float]:
 def check(name: str, value, low, high, *, low_open: bool = True, high_open: bool = True) -> None:
     """Raise :class:`ParameterError` unless ``low < value < high`` (open or closed ends)."""
     v = value
+    if isinstance(v, np.ndarray) and v.size and np.ndim(low) == 0 and np.ndim(high) == 0:
+        lo, hi = v.min(), v.max()  # two reductions; NaN fails both tests below
+        if (lo > low if low_open else lo >= low) and (hi < high if high_open else hi <= high):
+            return
     too_low = (v <= low) if low_open else (v < low)
     too_high = (v >= high) if high_open else (v > high)
     bad = np.logical_or(too_low, too_high)

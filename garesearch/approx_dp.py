@@ -431,8 +431,9 @@ def advantage_with_confidence(
         chi = _noise.noise_density(v["shift"] + d, noise=noise, scale=scale, dps=dps)
         post = posterior_bound_chi(epsilon=epsilon, delta=delta, chi=chi, p=p, q=q, dps=dps)
         pp = to_values(dps, p=p)["p"]
+        adv = np.maximum(post - pp, 0.0) if dps is None else max(post - pp, 0)  # >= 0 exactly
         return B1Result(
-            advantage=finish(post - pp, dps), confidence=finish(v["confidence"], dps),
+            advantage=finish(adv, dps), confidence=finish(v["confidence"], dps),
             noise_radius=d, chi=chi,
         )
 

@@ -163,11 +163,13 @@ def eps_main_formula(delta, p, q, a, B, rest=None):
     return (share + gain) / a
 
 
-def _eps_main_terms(delta, p, q, B, rest=None):
+def _eps_main_terms(delta, p, q, B, rest=None, rest_pd=None):
     """The two parts of Eq. (main)'s :math:`\\epsilon a`: :math:`\\ln\\frac{q}{1-p} \\le 0` and
     :math:`\\mathrm{log1p}(\\delta/p) + \\mathrm{log1p}(\\delta/(1-p-\\delta)) \\ge 0` (they cancel
-    at the edge of feasibility)."""
-    gain = B.log1p(delta / p) + B.log1p(delta / rest_formula(p, delta, B))
+    at the edge of feasibility); ``rest_pd`` is :math:`1 - p - \\delta` if already known."""
+    if rest_pd is None:
+        rest_pd = rest_formula(p, delta, B)
+    gain = B.log1p(delta / p) + B.log1p(delta / rest_pd)
     return log_share_formula(q, p, B, rest), gain
 
 
@@ -224,6 +226,8 @@ def _check_pq(v, dps):
     if "q" in v:
         check("q", v["q"], 0, 1)
         excess = v["p"] + v["q"] - 1  # the tolerance is far above the rounding error
+        if dps is None and excess.size and excess.max() <= _sum_tolerance(dps):
+            return
         bad = excess > _sum_tolerance(dps)
         if np.any(bad):
             raise ParameterError(
@@ -458,19 +462,24 @@ def epsilon_for_advantage(
         d, pp, aa = v["delta"], v["p"], v["a"]
         inf = np.inf if dps is None else mpmath.inf
         if q is not None:
-            up_open = _at_least_one(pp, d, dps)
+            rest_pd = rest_formula(pp, d, NUMPY) if dps is None else None
+            up_open = rest_pd <= 0 if dps is None else _at_least_one(pp, d, dps)  # p + delta >= 1
             safe_p = _domain(up_open, lambda: 0.5 * (1 - d), pp, dps)  # keep the formula's domain
             vals = {"delta": d, "p": safe_p, "q": v["q"], "a": aa}
             if dps is None:  # eps_main_formula, with its two parts kept for _exact_main
                 with np.errstate(all="ignore"):
-                    share, gain = _eps_main_terms(d, safe_p, v["q"], NUMPY)
+                    if safe_p is not pp:
+                        rest_pd = rest_formula(safe_p, d, NUMPY)
+                    share, gain = _eps_main_terms(d, safe_p, v["q"], NUMPY, rest_pd=rest_pd)
                     ea = share + gain
                     eps = ea / aa
-                    cancel = np.abs(ea) < 0.05 * np.abs(share)
+                    cancel = np.less(ea, share * -0.05)  # |share| > 20 epsilon a; infeasible too
             else:
                 eps, cancel = evaluate(eps_main_formula, vals, dps), None
             eps = _exact_main(vals, eps, up_open, cancel, dps)
-            bad = np.logical_and(~np.asarray(up_open), np.asarray(eps) <= 0)
+            bad = np.asarray(eps) <= 0
+            if np.any(up_open):
+                bad = np.logical_and(~np.asarray(up_open), bad)
             if np.any(bad):
                 if infeasible == "raise":
                     i = (np.flatnonzero(bad)[0],) if np.ndim(bad) else ()
@@ -510,7 +519,7 @@ def _exact_main(vals, eps, open_, cancel, dps):
 
     Near the edge of feasibility (``q`` close to :math:`q_{min} = p(1-p-\\delta)/(p+\\delta)`)
     the logarithms cancel and the float64 sum loses digits (a relative error of about
-    1e-16 |ln(q/(1-p))| / (epsilon a); ``cancel`` marks where that could exceed 1e-14).
+    1e-16 |ln(q/(1-p))| / (epsilon a); ``cancel`` marks where that could exceed about 1e-14).
     There the float path evaluates the
     printed form instead, :math:`\\epsilon a = \\mathrm{log1p}(N/D)` with
     :math:`N = q(p+\\delta) - p(1-p-\\delta)` and :math:`D = p(1-p-\\delta)`, with :math:`N`

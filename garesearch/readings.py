@@ -158,8 +158,9 @@ def lee_clifton_epsilon(*, rho, m, distance=1.0, dps: int | None = None):
         Unless :math:`1/m < \rho < 1`.
     """
     with workdps(dps):  # 1/m, rho - 1/m and 1 - 1/m at the working precision
-        p = _world_prior(m, dps)
-        r = to_values(dps, rho=rho)["rho"]
+        v = to_values(dps, m=m, rho=rho)  # checked and broadcast together
+        p = _world_prior(v["m"], dps)
+        r = v["rho"]
         check("rho - 1/m", r - p, 0, 1 - p)
         return bound.epsilon_for_advantage(delta=r - p, p=p, q=1 - p, a=distance, dps=dps)
 
