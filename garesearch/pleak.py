@@ -50,6 +50,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -57,6 +58,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from . import bound
+from ._evaluate import scalar_values
 from .attribute import AttributeResult, epsilon_for_attribute
 from .errors import ParameterError
 from .priors import Categorical, Normal, PiecewiseUniform, Prior, Uniform
@@ -592,6 +594,12 @@ class Term:
     r: float
     norm: float
     line: int
+    source: str = field(default="<string>", compare=False)
+
+    @property
+    def where(self) -> str:
+        """``source:line`` of the term, for messages."""
+        return f"{self.source}:{self.line}"
 
 
 @dataclass(frozen=True)
@@ -622,7 +630,7 @@ def _goal_state(stream: _Stream, columns: tuple[str, ...], first: _Tok) -> Term:
     if k in ("exact", "none"):
         if len(columns) > 1:
             raise stream.error(f"'{k}' applies to one column; got ({', '.join(columns)})", kw)
-        return Term(columns, k, 0.0, 0.0, first.line)
+        return Term(columns, k, 0.0, 0.0, first.line, stream.source)
     if k == "approx":
         norm = 1.0
         if len(columns) > 1:
@@ -638,7 +646,7 @@ def _goal_state(stream: _Stream, columns: tuple[str, ...], first: _Tok) -> Term:
     r = stream.number(f"the precision r of '{k}'")
     if not r >= 0:
         raise stream.error(f"the precision r must be >= 0; got {r}", kw)
-    return Term(columns, "approx", r, norm, first.line)
+    return Term(columns, "approx", r, norm, first.line, stream.source)
 
 
 def _goal_term(stream: _Stream):
@@ -792,10 +800,14 @@ class GoalResult:
     r: float = 0.0
 
     def laplace_scale(self, sensitivity: float = 1.0) -> float:
-        """Scale ``sensitivity / epsilon`` of Laplace noise."""
-        if not (math.isfinite(sensitivity) and sensitivity > 0):
+        """Scale ``sensitivity / epsilon`` of Laplace noise (0 when no noise is needed)."""
+        sensitivity = scalar_values(sensitivity=sensitivity)["sensitivity"]
+        if not sensitivity > 0:
             raise ParameterError(f"sensitivity must be a finite number > 0; got {sensitivity}")
-        return sensitivity / self.epsilon
+        scale = sensitivity / self.epsilon
+        if not scale < math.inf:
+            raise ParameterError(f"sensitivity / epsilon = {sensitivity!r} / {self.epsilon!r} overflows float64")
+        return scale
 
 
 def _simplify(goal, knowledge: dict[str, Knowledge]):
@@ -809,29 +821,30 @@ def _simplify(goal, knowledge: dict[str, Knowledge]):
         if len(goal.columns) > 1:
             if math.isinf(goal.norm):
                 return _simplify(
-                    And(tuple(Term((c,), "approx", goal.r, 1.0, goal.line) for c in goal.columns)), knowledge
+                    And(tuple(Term((c,), "approx", goal.r, 1.0, goal.line, goal.source) for c in goal.columns)),
+                    knowledge
                 )
             # an l_p ball over the columns (garesearch.events.Coordinates); a column the
             # attacker knows exactly leaves the ball's section through the true value
             for col in goal.columns:
                 if col not in knowledge:
                     raise ParameterError(
-                        f"line {goal.line}: the attacker file says nothing about {col}; add a statement for it"
+                        f"{goal.where}: the attacker file says nothing about {col}; add a statement for it"
                     )
             cols = tuple(c for c in goal.columns if knowledge[c].kind != "exact")
             if not cols:
                 return True
             if len(cols) == 1:
-                return Term(cols, "approx", goal.r, 1.0, goal.line)
-            return Term(cols, "approx", goal.r, goal.norm, goal.line)
+                return Term(cols, "approx", goal.r, 1.0, goal.line, goal.source)
+            return Term(cols, "approx", goal.r, goal.norm, goal.line, goal.source)
         col = goal.columns[0]
         if col not in knowledge:
             raise ParameterError(
-                f"line {goal.line}: the attacker file says nothing about {col}; add a statement for it"
+                f"{goal.where}: the attacker file says nothing about {col}; add a statement for it"
             )
         if knowledge[col].kind == "exact":
             return True
-        return Term(goal.columns, goal.kind, goal.r, 1.0, goal.line)
+        return Term(goal.columns, goal.kind, goal.r, 1.0, goal.line, goal.source)
     parts = [_simplify(p, knowledge) for p in goal.parts]
     parts = [p for p in parts if p is not None]
     if isinstance(goal, And):
@@ -863,7 +876,7 @@ def _attribute_prior(term: Term, know: Knowledge):
         )
     if discrete and know.kind in ("range", "rangeUnif", "rangePrior", "normal"):
         raise ParameterError(
-            f"line {term.line}: '{know.column} exact' on a continuous column is guessed with "
+            f"{term.where}: '{know.column} exact' on a continuous column is guessed with "
             f"probability 0; give a precision: '{know.column} approx r'"
         )
     prior = know.prior(discrete=discrete) if know.has_distribution else None
@@ -950,14 +963,15 @@ def _events_goal(goal, knowledge, *, delta, t, construction, sides):
             # approxWrtLp(p) r over several columns: the l_p ball of garesearch.events.Coordinates
             priors = []
             for col in node.columns:
-                prior, _, _ = _attribute_prior(Term((col,), "approx", node.r, 1.0, node.line), knowledge[col])
+                prior, _, _ = _attribute_prior(Term((col,), "approx", node.r, 1.0, node.line, node.source),
+                                                knowledge[col])
                 if prior is None:
                     raise ParameterError(
                         f"{knowledge[col].where}: an l_p-ball goal needs a distribution for every column; "
                         f"{col} has only '{knowledge[col].kind}'"
                     )
                 if col in atts:
-                    raise ParameterError(f"line {node.line}: {col} appears in two parts of the goal")
+                    raise ParameterError(f"{node.where}: {col} appears in two parts of the goal")
                 priors.append(prior)
             name = "(" + ", ".join(node.columns) + ")"
             ball = events.Coordinates(priors, r=node.r, norm=node.norm, name=name)
@@ -977,7 +991,7 @@ def _events_goal(goal, knowledge, *, delta, t, construction, sides):
             if col in atts:
                 if atts[col].r != r:
                     raise ParameterError(
-                        f"line {node.line}: {col} appears with two precisions ({atts[col].r:g} "
+                        f"{node.where}: {col} appears with two precisions ({atts[col].r:g} "
                         f"and {r:g}); use one"
                     )
                 return atts[col]
@@ -1071,6 +1085,18 @@ def pleak_method_epsilon(prior: Prior, *, t, r: float, delta: float, R: float | 
         ``epsilon``, ``a`` (best radius), ``distance`` (``D``), ``p``, ``q`` (ball mass
         ``g_t(a)``), ``side`` (``"upper"``/``"lower"``).
     """
+    if not isinstance(prior, Prior):
+        raise ParameterError(f"prior must be a garesearch.priors.Prior; got {type(prior).__name__}")
+    v = scalar_values(r=r, delta=delta, **({} if R is None else {"R": R}))
+    r, delta, R = v["r"], v["delta"], v.get("R")
+    if not (r >= 0 and 0 < delta < 1 and (R is None or R > 0)):
+        raise ParameterError(f"need r >= 0, 0 < delta < 1 and R > 0; got r={r}, delta={delta}, R={R}")
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= n <= 10**5:
+        raise ParameterError(f"n must be an integer in [1, 100000] (radii tried); got {n!r}")
+    if not (isinstance(prior, Categorical) and prior.metric == "discrete"):
+        t = scalar_values(t=t)["t"]
+    elif not isinstance(t, Hashable) or t not in prior.values:
+        raise ParameterError(f"t={t!r} is not a value of this prior")
     if isinstance(prior, Categorical) and prior.metric == "discrete":
         R = 1.0
     elif R is None:
@@ -1104,7 +1130,8 @@ def _pleak_side(side, delta, p, q, D):
             z = p / (q - p) * (1 / (ga + p) - 1) if q > p else math.inf
         else:
             ga = min(p, delta)
-            z = (q - p) / p * (q / (ga + q - p) - 1)
+            # an empty comparison set (q = p) constrains nothing: z = 0, epsilon inf
+            z = (q - p) / p * (q / (ga + q - p) - 1) if q > p else 0.0
     if z <= 0:
         return math.inf
     if not math.isfinite(z):
@@ -1120,7 +1147,12 @@ def pleak_worst_epsilon(*, delta: float, q: float, D: float) -> float:
     Kept to compare with :func:`garesearch.bound.worst_case_epsilon` (they agree: PLEAK uses
     the correct worst prior, not the one printed in Sec. 4.1).
     """
+    v = scalar_values(delta=delta, q=q, D=D)
+    delta, q, D = v["delta"], v["q"], v["D"]
     if not (0 < delta < 1 and 0 < q <= 1 and q + delta > 1 and D > 0):
         raise ParameterError("need 0 < delta < 1, 0 < q <= 1, q + delta > 1, D > 0")
-    return 2.0 / D * math.log((math.sqrt(q) + math.sqrt(delta * (delta + q - 1))) / (1 - delta))
+    out = 2.0 / D * math.log((math.sqrt(q) + math.sqrt(delta * (delta + q - 1))) / (1 - delta))
+    if not 0 < out < math.inf:
+        raise ParameterError(f"the epsilon lies outside the float64 range for D={D!r}")
+    return out
 

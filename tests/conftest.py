@@ -4,7 +4,8 @@ Hypothesis profiles (select with ``GARESEARCH_HYPOTHESIS_PROFILE``; default ``ci
 
 - ``ci``: a bounded number of examples per property and no per-example deadline (the
   machines that run the suite are shared and their speed varies), with a fixed seed
-  sequence (``derandomize``) so that a run is reproducible;
+  sequence (``derandomize``) and no example database, so that every run tests the same
+  examples;
 - ``fuzz``: many more examples, random seeds: ``GARESEARCH_HYPOTHESIS_PROFILE=fuzz pytest
   tests/test_fuzz.py``, for a long fuzzing session.
 
@@ -24,6 +25,7 @@ settings.register_profile(
     max_examples=25,
     deadline=None,
     derandomize=True,
+    database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 settings.register_profile(

@@ -462,3 +462,19 @@ def test_randomized_response(epsilon, k, index):
     if err is None:
         assert_probability(out, "keep_probability")
     out, err = call(rr.sample, index, epsilon, k, np.random.default_rng(0))
+
+
+@given(t=values, r=values, delta=values, R=st.one_of(st.none(), values),
+       n=st.sampled_from([1, 10, 0, 10**9, 2.5, None]), q=values, D=values, sensitivity=values)
+def test_pleak_methods(t, r, delta, R, n, q, D, sensitivity):
+    for prior in (priors.Normal(0, 1), priors.Categorical({"a": 0.4, "b": 0.6})):
+        out, err = call(pleak.pleak_method_epsilon, prior, t=t, r=r, delta=delta, R=R, n=n)
+        if err is None:
+            assert not math.isnan(out["epsilon"])
+    out, err = call(pleak.pleak_worst_epsilon, delta=delta, q=q, D=D)
+    if err is None:
+        assert_positive(out, "pleak_worst_epsilon")
+    result = pleak.GoalResult(0.5, ("t.a",), "attribute")
+    out, err = call(result.laplace_scale, sensitivity)
+    if err is None:
+        assert_positive(out, "laplace_scale")
