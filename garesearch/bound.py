@@ -520,8 +520,8 @@ def _exact_main(vals, eps, open_, cancel, dps):
     Near the edge of feasibility (``q`` close to :math:`q_{min} = p(1-p-\\delta)/(p+\\delta)`)
     the logarithms cancel and the float64 sum loses digits (a relative error of about
     1e-16 |ln(q/(1-p))| / (epsilon a); ``cancel`` marks where that could exceed about 1e-14).
-    There the float path evaluates the
-    printed form instead, :math:`\\epsilon a = \\mathrm{log1p}(N/D)` with
+    There the float path evaluates the printed form instead,
+    :math:`\\epsilon a = \\mathrm{log1p}(N/D)` with
     :math:`N = q(p+\\delta) - p(1-p-\\delta)` and :math:`D = p(1-p-\\delta)`, with :math:`N`
     in double-double arithmetic (Knuth's TwoSum, Dekker's TwoProduct; exact up to about
     1e-32 of its terms).  Where even that cannot resolve :math:`N` (inputs below 1e-250, or
