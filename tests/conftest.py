@@ -7,7 +7,7 @@ Hypothesis profiles (select with ``GARESEARCH_HYPOTHESIS_PROFILE``; default ``ci
   sequence (``derandomize``) and no example database, so that every run tests the same
   examples;
 - ``fuzz``: many more examples, random seeds: ``GARESEARCH_HYPOTHESIS_PROFILE=fuzz pytest
-  tests/test_fuzz.py``, for a long fuzzing session.
+  tests/test_fuzz.py``, for a long fuzzing run.
 
 Properties that set their own ``@settings(max_examples=...)`` keep it.
 """
