@@ -8,6 +8,9 @@ from __future__ import annotations
 import importlib
 import sys
 
+from ._commands import fail, quiet_broken_pipe
+from ._optional import MissingDependencyError
+
 # command -> (module, one-line description)
 COMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("garesearch.demo", "the paper's cats example through the public API"),
@@ -32,7 +35,20 @@ def _usage() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
+    """Run a command; returns its exit status (0 done, 1 infeasible, 2 malformed input or a
+    missing optional package, 3 internal error, 141 output cut short by a closed pipe)."""
+    try:
+        try:
+            status = _dispatch(list(sys.argv[1:] if argv is None else argv))
+        except SystemExit as exc:  # argparse's --help and usage errors
+            status = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+        sys.stdout.flush()
+        return status
+    except BrokenPipeError:  # ... | head: the reader has what it wanted
+        return quiet_broken_pipe()
+
+
+def _dispatch(argv: list[str]) -> int:
     if not argv or argv[0] in ("-h", "--help"):
         print(_usage())
         return 0
@@ -45,8 +61,20 @@ def main(argv: list[str] | None = None) -> int:
     if name not in COMMANDS:
         print(f"garesearch: unknown command {name!r}\n\n{_usage()}", file=sys.stderr)
         return 2
-    module = importlib.import_module(COMMANDS[name][0])
-    return int(module.main(rest) or 0)
+    from .errors import InfeasibleError, ParameterError
+
+    prog = f"garesearch {name}"
+    try:
+        module = importlib.import_module(COMMANDS[name][0])
+        return int(module.main(rest) or 0)
+    except BrokenPipeError:
+        raise
+    except InfeasibleError as exc:
+        return fail(1, "infeasible", str(exc), prog=prog)
+    except (ParameterError, OSError, MissingDependencyError) as exc:
+        return fail(2, "error", str(exc), prog=prog)
+    except RecursionError:
+        return fail(2, "error", "the input nests too deeply to be read", prog=prog)
 
 
 if __name__ == "__main__":

@@ -60,7 +60,7 @@ import numpy as np
 
 from . import noise as _noise
 from ._backend import MPMATH
-from ._evaluate import check, evaluate, finish, to_values, workdps
+from ._evaluate import check, evaluate, finish, mp_value, scalar_values, to_values, workdps
 from .bound import epsilon_for_advantage
 from .errors import InfeasibleError, ParameterError
 
@@ -163,7 +163,7 @@ def adp_posterior_bound_formula(epsilon, delta, chibar, p, q, B):
     same type as the inputs
         The bound on the posterior.
     """
-    return 1 / (1 + B.exp(-epsilon) * (1 - delta / chibar) * q / p)
+    return 1 / (1 + B.exp(-epsilon) * ((chibar - delta) / chibar) * q / p)
 
 
 def smooth_laplace_delta_formula(epsilon, b, beta, B):
@@ -226,7 +226,7 @@ def beta_bound_formula(epsilon, b, C, B):
 
 def _beta_denominator(epsilon, b, C, B):
     r""":math:`\epsilon - 1 - \ln(b/(4C))`, the denominator of :func:`beta_bound_formula` (App. B.2)."""
-    return epsilon - 1 - B.log(b / (4 * C))
+    return epsilon - 1 - (B.log(b) - B.log(4) - B.log(C))
 
 
 def lambert_argument_formula(epsilon, alpha, beta, c, B, typo=False):
@@ -235,6 +235,7 @@ def lambert_argument_formula(epsilon, alpha, beta, c, B, typo=False):
     .. math:: -\frac{4c\,e^{\epsilon-\alpha-1-(\epsilon-\alpha)/\beta}}{(1-e^{-\alpha})\beta}
 
     (``typo=True``: :math:`1-e^{-\alpha\epsilon}` as the paper's requirement prints).
+    It is :math:`-e^{L}` with ``L`` from :func:`lambert_log_argument_formula`.
 
     Parameters
     ----------
@@ -250,8 +251,41 @@ def lambert_argument_formula(epsilon, alpha, beta, c, B, typo=False):
     same type as the inputs
         The argument ``z`` of W.
     """
+    return -B.exp(lambert_log_argument_formula(epsilon, alpha, beta, c, B, typo))
+
+
+def lambert_log_argument_formula(epsilon, alpha, beta, c, B, typo=False):
+    r""":math:`L = \ln(-z)` for the argument ``z`` of :func:`lambert_argument_formula` (App. B.2).
+
+    .. math:: L = \ln 4c + \epsilon - \alpha - 1 - (\epsilon-\alpha)/\beta - \ln(1-e^{-\alpha})
+       - \ln\beta
+
+    In logarithms, ``z`` can be far below the float64 range (:math:`e^{-5738}` for
+    :math:`\beta = 10^{-3}`) without underflowing to 0.
+
+    Parameters
+    ----------
+    epsilon, alpha, beta, c, B, typo
+        As in :func:`lambert_argument_formula`.
+
+    Returns
+    -------
+    same type as the inputs
+        :math:`\ln(-z)`.
+    """
     gap = -B.expm1(-alpha * epsilon) if typo else -B.expm1(-alpha)
-    return -4 * c * B.exp(epsilon - alpha - 1 - (epsilon - alpha) / beta) / (gap * beta)
+    return (B.log(4 * c) + epsilon - alpha - 1 - (epsilon - alpha) / beta - B.log(gap)
+            - B.log(beta))
+
+
+def _bprime_end(branch: int, typo: bool):
+    """``(epsilon, alpha, beta, c, B) -> -beta W_branch(z)``, one end of :func:`bprime_interval`."""
+
+    def formula(epsilon, alpha, beta, c, B):
+        z = lambert_argument_formula(epsilon, alpha, beta, c, B, typo)
+        return -beta * B.lambertw(z, branch)
+
+    return formula
 
 
 # --------------------------------------------------------------------------------------
@@ -397,8 +431,9 @@ def advantage_with_confidence(
         chi = _noise.noise_density(v["shift"] + d, noise=noise, scale=scale, dps=dps)
         post = posterior_bound_chi(epsilon=epsilon, delta=delta, chi=chi, p=p, q=q, dps=dps)
         pp = to_values(dps, p=p)["p"]
+        adv = np.maximum(post - pp, 0.0) if dps is None else max(post - pp, 0)  # >= 0 exactly
         return B1Result(
-            advantage=finish(post - pp, dps), confidence=finish(v["confidence"], dps),
+            advantage=finish(adv, dps), confidence=finish(v["confidence"], dps),
             noise_radius=d, chi=chi,
         )
 
@@ -438,8 +473,8 @@ def confidence_for_advantage(
         request), or if :math:`f(c) \le \chi^*` (no ``d >= 0`` works), as the paper says.
     """
     with workdps(dps):
-        v = to_values(dps, epsilon=epsilon, delta=delta, advantage=advantage, p=p, q=q,
-                      shift=shift)
+        args = dict(epsilon=epsilon, delta=delta, advantage=advantage, p=p, q=q, shift=shift)
+        v = to_values(dps, **args) if dps is not None else scalar_values(**args)
         check("epsilon", v["epsilon"], 0, np.inf, low_open=False)
         check("delta", v["delta"], 0, np.inf, low_open=False)
         check("advantage", v["advantage"], 0, 1)
@@ -449,7 +484,8 @@ def confidence_for_advantage(
             return B1Result(advantage=finish(v["advantage"], dps), confidence=1.0,
                             noise_radius=math.inf, chi=0.0)
         B = _noise._backend(dps)
-        denom = _chi_denominator(v["epsilon"], v["advantage"], v["p"], v["q"], B)
+        with np.errstate(all="ignore"):  # e^epsilon may overflow: then the denominator is -inf
+            denom = _chi_denominator(v["epsilon"], v["advantage"], v["p"], v["q"], B)
         if denom <= 0:
             raise InfeasibleError(
                 f"no output can keep the advantage within {float(v['advantage']):.6g}: even "
@@ -580,7 +616,7 @@ def smooth_laplace_delta(*, epsilon, b, beta, dps: int | None = None):
     with workdps(dps):
         v = to_values(dps, epsilon=epsilon, b=b, beta=beta)
         _check_b_beta(v)
-        return finish(evaluate(smooth_laplace_delta_formula, v, dps), dps)
+        return finish(_representable(evaluate(smooth_laplace_delta_formula, v, dps), "delta", dps), dps)
 
 
 def smooth_laplace_ratio(*, epsilon, b, beta, c, dps: int | None = None):
@@ -606,14 +642,27 @@ def smooth_laplace_ratio(*, epsilon, b, beta, c, dps: int | None = None):
         v = to_values(dps, epsilon=epsilon, b=b, beta=beta, c=c)
         _check_b_beta(v)
         check("c", v["c"], 0, np.inf)
-        return finish(evaluate(smooth_laplace_ratio_formula, v, dps), dps)
+        out = evaluate(smooth_laplace_ratio_formula, v, dps)
+        return finish(_representable(out, "delta/chibar", dps), dps)
+
+
+def _representable(out, what: str, dps):
+    """``out``, or :class:`ParameterError` where a finite value overflows float64."""
+    if dps is None and not np.all(np.isfinite(out)):
+        raise ParameterError(
+            f"{what} lies outside the float64 range (above about 1.8e308) for these inputs; "
+            "pass dps= for the mpmath path"
+        )
+    return out
 
 
 def _check_b_beta(v):
     check("epsilon", v["epsilon"], 0, np.inf)
     check("b", v["b"], 0, np.inf)
     check("beta", v["beta"], 0, np.inf)
-    if np.any(v["b"] + v["beta"] > v["epsilon"] * (1 + 1e-12)):
+    with np.errstate(all="ignore"):  # b + beta and epsilon may be near the float64 maximum
+        over = (v["b"] - v["epsilon"]) + v["beta"] > 1e-12 * v["epsilon"]
+    if np.any(over):
         raise ParameterError("b + beta must be at most epsilon (App. B.2)")
 
 
@@ -651,7 +700,8 @@ def beta_bound(*, epsilon, b, C=1.0, dps: int | None = None):
         check("b", v["b"], 0, v["epsilon"])
         check("C", v["C"], 0, np.inf)
         B = _noise._backend(dps)
-        den = _beta_denominator(v["epsilon"], v["b"], v["C"], B)
+        with np.errstate(all="ignore"):
+            den = _beta_denominator(v["epsilon"], v["b"], v["C"], B)
         out = evaluate(beta_bound_formula, v, dps)
         inf = np.inf if dps is None else mpmath.inf
         if dps is None:
@@ -700,20 +750,37 @@ def bprime_interval(*, epsilon, alpha, beta, c, requirement="corrected", dps: in
     """
     if requirement not in ("corrected", "paper"):
         raise ParameterError(f"requirement must be 'corrected' or 'paper'; got {requirement!r}")
+    typo = requirement == "paper"
     with workdps(dps):
-        v = to_values(dps, epsilon=epsilon, alpha=alpha, beta=beta, c=c)
+        v = to_values(dps, epsilon=epsilon, alpha=alpha, beta=beta, c=c) if dps is not None else \
+            scalar_values(epsilon=epsilon, alpha=alpha, beta=beta, c=c)
         check("epsilon", v["epsilon"], 0, np.inf)
         check("alpha", v["alpha"], 0, v["epsilon"], high_open=False)
         check("beta", v["beta"], 0, np.inf)
         check("c", v["c"], 0, np.inf)
         B = _noise._backend(dps)
-        z = lambert_argument_formula(v["epsilon"], v["alpha"], v["beta"], v["c"], B,
-                                     typo=requirement == "paper")
-        if z < -1 / B.e:
-            return None
-        low = -v["beta"] * B.lambertw(z, 0)
-        high = -v["beta"] * B.lambertw(z, -1)
-        return finish(low, dps), finish(high, dps)
+        if dps is not None:
+            if lambert_log_argument_formula(**v, B=B, typo=typo) > -1:  # z < -1/e
+                return None
+            return tuple(finish(_bprime_end(k, typo)(**v, B=B), dps) for k in (0, -1))
+        with np.errstate(all="ignore"):
+            L = float(lambert_log_argument_formula(**v, B=B, typo=typo))
+            # |L|'s terms bound its rounding error (relative 1e-16 each)
+            size = (abs(v["epsilon"] - v["alpha"]) / v["beta"] + abs(math.log(4 * v["c"]))
+                    + abs(math.log(v["beta"])) + v["epsilon"] + abs(math.log(-math.expm1(-v["alpha"]))))
+        if not -600 < L < -1 - 1e-6 * (1 + size):  # z underflows, or near -1/e: in mpmath
+            if mp_value(lambert_log_argument_formula, v, typo=typo) > -1:
+                return None
+            low, high = (float(mp_value(_bprime_end(k, typo), v)) for k in (0, -1))
+            _representable(high, "the upper end b'", dps)
+            # an end below the float64 range rounds up to the smallest positive float, so
+            # that the interval holds only feasible b'
+            return max(low, 5e-324), high
+        with np.errstate(all="ignore"):
+            z = -math.exp(L)
+            low = -v["beta"] * float(B.lambertw(z, 0))
+            high = -v["beta"] * float(B.lambertw(z, -1))
+        return low, _representable(high, "the upper end b'", dps)
 
 
 @dataclass(frozen=True)
@@ -839,14 +906,22 @@ def search_smooth_laplace(*, epsilon, beta, c, n_alpha: int = 400) -> SmoothLapl
     InfeasibleError
         If no :math:`(\alpha, b')` satisfies the requirement.
     """
-    v = to_values(None, epsilon=epsilon, beta=beta, c=c)
+    v = scalar_values(epsilon=epsilon, beta=beta, c=c)
+    if not isinstance(n_alpha, (int, np.integer)) or isinstance(n_alpha, bool) or not 1 <= n_alpha <= 10**5:
+        raise ParameterError(f"n_alpha must be an integer in [1, 100000]; got {n_alpha!r}")
     check("epsilon", v["epsilon"], 0, np.inf)
     check("beta", v["beta"], 0, v["epsilon"], low_open=False)
     check("c", v["c"], 0, np.inf)
     eps, be, cc = float(v["epsilon"]), float(v["beta"]), float(v["c"])
     if be == 0:
-        return SmoothLaplaceParameters(eps, 0.0, 0.0, cc, eps, 0.0, 0.0, cc / eps, (eps, eps))
-    grid = np.linspace(0, eps - be, n_alpha + 2)[1:-1]
+        scale = cc / eps
+        if not 0 < scale < math.inf:
+            raise ParameterError(f"c / epsilon = {scale!r} lies outside the float64 range")
+        return SmoothLaplaceParameters(eps, 0.0, 0.0, cc, eps, 0.0, 0.0, scale, (eps, eps))
+    with np.errstate(all="ignore"):
+        grid = np.linspace(0, eps - be, n_alpha + 2)[1:-1]
+    if not np.all(np.isfinite(grid)):
+        raise ParameterError(f"epsilon={eps!r}: too large for the search over alpha in float64")
     values = np.array([_best_b(eps, a, be, cc)[0] for a in grid])
     if not np.any(np.isfinite(values)):
         raise InfeasibleError(
@@ -863,15 +938,23 @@ def search_smooth_laplace(*, epsilon, beta, c, n_alpha: int = 400) -> SmoothLapl
         best = _best_b(eps, a, be, cc)[0]
         return -best if np.isfinite(best) else 1e300
 
-    res = minimize_scalar(objective, bounds=(lo, hi), method="bounded",
-                          options={"xatol": 1e-12 * max(eps, 1)})
+    with np.errstate(all="ignore"):  # Brent's parabolas on huge b' may overflow: then bisection
+        res = minimize_scalar(objective, bounds=(lo, hi), method="bounded",
+                              options={"xatol": 1e-12 * max(eps, 1)})
     alpha = float(res.x) if -res.fun >= values[i] else float(grid[i])
     b, inter = _best_b(eps, alpha, be, cc)
     e1 = eps - alpha
-    growth = math.exp(e1 - 1 - (e1 - b) / be)
-    delta = 2 * growth
-    ratio = 4 * growth * cc / b
+    log_growth = e1 - 1 - (e1 - float(b)) / be
+    with np.errstate(all="ignore"):
+        delta = 2 * math.exp(min(log_growth, 709.0))
+        ratio = math.exp(min(log_growth + math.log(4 * cc) - math.log(b), 709.0))
+        scale = cc / float(b)
+    if not (log_growth < 709 and 0 < scale < math.inf):
+        raise ParameterError(
+            f"epsilon={eps!r}, beta={be!r}, c={cc!r}: the noise parameters lie outside the "
+            "float64 range; change the unit of the query"
+        )
     return SmoothLaplaceParameters(
         epsilon=eps, alpha=alpha, beta=be, c=cc, b=float(b), delta=delta, ratio=ratio,
-        noise_scale=cc / float(b), lambert_interval=tuple(float(x) for x in inter),
+        noise_scale=scale, lambert_interval=tuple(float(x) for x in inter),
     )

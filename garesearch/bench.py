@@ -67,7 +67,6 @@ itself fails).
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import os
@@ -80,6 +79,8 @@ from pathlib import Path
 
 import mpmath
 import numpy as np
+
+from ._commands import OneLineParser
 
 __all__ = [
     "TARGETS",
@@ -177,7 +178,9 @@ def vector_ratio(n: int = 10**6, repeat: int = 7) -> dict[str, float]:
     def checked():
         return epsilon_for_advantage(delta=delta, p=p, q=q, a=a)
 
-    if not np.allclose(checked(), bare(), rtol=1e-14, atol=0):
+    # the bare sum of logarithms loses digits near the edge of feasibility (up to about 3e-13
+    # on these inputs), where epsilon_for_advantage switches to a form that does not cancel
+    if not np.allclose(checked(), bare(), rtol=1e-11, atol=0):
         raise RuntimeError("epsilon_for_advantage and the bare expression disagree")
     t_bare, t_checked = [], []
     for _ in range(repeat):
@@ -529,7 +532,7 @@ def format_table(results: dict[str, object]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Command line: ``python -m garesearch.bench [--json] [--skip-...]`` (see ``--help``)."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="python -m garesearch.bench",
         description="Measure garesearch's speed and accuracy against its targets.",
     )

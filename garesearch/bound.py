@@ -18,9 +18,23 @@ paper's printed expressions.
 
 from __future__ import annotations
 
+import mpmath
 import numpy as np
 
-from ._evaluate import check, evaluate, finish, to_values, workdps
+from ._backend import MPMATH, NUMPY
+from ._evaluate import (
+    as_float_array,
+    as_mpf,
+    check,
+    evaluate,
+    finish,
+    first_bad,
+    mp_value,
+    refine,
+    to_fraction,
+    to_values,
+    workdps,
+)
 from .errors import InfeasibleError, ParameterError
 
 __all__ = [
@@ -33,9 +47,12 @@ __all__ = [
     "eps_ub",
     "eps_ub_formula",
     "epsilon_for_advantage",
+    "log_share_formula",
     "posterior_bound",
     "posterior_bound_formula",
     "posterior_lower_bound_formula",
+    "rest_formula",
+    "sqrt_product_formula",
     "worst_case_epsilon",
     "worst_case_epsilon_formula",
     "worst_case_prior",
@@ -43,6 +60,66 @@ __all__ = [
 ]
 
 _SIDES = ("both", "upper", "lower")
+
+
+# --------------------------------------------------------------------------------------
+# Accurate pieces shared by the formulas (float64: error-free transformations; mpmath and
+# sympy: the plain expressions).
+# --------------------------------------------------------------------------------------
+def rest_formula(x, y, B):
+    r""":math:`1 - x - y`, the mass outside two disjoint sets of masses ``x`` and ``y``.
+
+    In float64 it keeps its relative accuracy (and its sign is exact) when ``x + y`` is
+    close to 1: Knuth's TwoSum gives ``x + y = s + e`` exactly, :math:`1 - s` is exact for
+    ``s`` in [1/2, 2] (Sterbenz), and :math:`(1 - s) - e` is rounded once; mpmath's
+    ``fsum`` rounds the exact sum once.  Not in the
+    paper: a floating-point device (``1 - p - delta`` of Sec. 3.2 computed as written loses
+    every digit when ``p + delta`` rounds to 1).
+    """
+    if B.name == "mpmath":
+        return mpmath.fsum((1, -x, -y))  # exact before its one rounding
+    if B.name != "numpy":
+        return 1 - x - y
+    out = np.subtract(np.subtract(1.0, x), y)
+    if out.ndim == 0:
+        return _rest_exact(x, y) if out < 0.01 else out[()]
+    if out.size and out.min() < 0.01:  # elsewhere (1 - x) - y is accurate to 1e-16 relative
+        near = out < 0.01
+        xs = x[near] if np.ndim(x) else x
+        ys = y[near] if np.ndim(y) else y
+        out[near] = _rest_exact(np.asarray(xs), np.asarray(ys))
+    return out
+
+
+def _rest_exact(x, y):
+    """Float64 :math:`1 - x - y` through TwoSum (see :func:`rest_formula`)."""
+    s = x + y
+    t = s - x
+    e = (x - (s - t)) + (y - t)  # x + y = s + e exactly
+    return (1 - s) - e
+
+
+def log_share_formula(q, p, B, rest=None):
+    r""":math:`\ln\frac{q}{1-p}`, the first term of Eq. (main) in its log1p form.
+
+    :math:`\ln q - \mathrm{log1p}(-p)`; where ``rest`` :math:`= 1 - p - q` is given (known more
+    accurately than from ``p`` and ``q``: ``1 - q`` at the worst prior of Sec. 4.1) and ``q``
+    holds most of the rest of the space, :math:`\mathrm{log1p}(-\mathrm{rest}/(1-p))`, which
+    does not cancel.  Sympy: always the first form.
+    """
+    if rest is None or B.name == "sympy":
+        return B.log(q) - B.log1p(-p)
+    if B.name == "numpy":
+        near = 2 * rest <= 1 - p
+        return np.where(near, np.log1p(-np.where(near, rest, 0) / (1 - p)), np.log(q) - np.log1p(-p))
+    return B.log1p(-rest / (1 - p)) if 2 * rest <= 1 - p else B.log(q) - B.log1p(-p)
+
+
+def sqrt_product_formula(x, y, B):
+    r""":math:`\sqrt{xy}`, in float64 as :math:`\sqrt x\sqrt y` (no underflow of ``x y``)."""
+    if B.name == "numpy":
+        return np.sqrt(x) * np.sqrt(y)
+    return B.sqrt(x * y)
 
 
 # --------------------------------------------------------------------------------------
@@ -58,7 +135,7 @@ def advantage_upper_formula(epsilon, p, q, a, B):
 
     .. math::  \frac{p\,[(1-p-q) - q\,\mathrm{expm1}(-\epsilon a)]}{p + q e^{-\epsilon a}}
     """
-    return p * ((1 - p - q) - q * B.expm1(-epsilon * a)) / (p + q * B.exp(-epsilon * a))
+    return p * (rest_formula(p, q, B) - q * B.expm1(-epsilon * a)) / (p + q * B.exp(-epsilon * a))
 
 
 def posterior_lower_bound_formula(epsilon, p, R, B):
@@ -75,15 +152,25 @@ def advantage_lower_formula(epsilon, p, R, B):
     return -p * (1 - p) * B.expm1(-epsilon * R) / (p * B.exp(-epsilon * R) + (1 - p))
 
 
-def eps_main_formula(delta, p, q, a, B):
+def eps_main_formula(delta, p, q, a, B, rest=None):
     r"""Eq. (main): :math:`\epsilon a = -\ln\!\left(\frac{p}{q}\left(\frac{1}{\delta+p}-1\right)\right)`.
 
     Evaluated as :math:`\ln\frac{q}{1-p} + \mathrm{log1p}(\delta/p) +
-    \mathrm{log1p}(\delta/(1-p-\delta))`, valid for ``p + delta < 1``.
+    \mathrm{log1p}(\delta/(1-p-\delta))`, valid for ``p + delta < 1``
+    (:func:`log_share_formula`, :func:`rest_formula`; ``rest`` is passed on to the former).
     """
-    return (
-        B.log(q) - B.log1p(-p) + B.log1p(delta / p) + B.log1p(delta / (1 - p - delta))
-    ) / a
+    share, gain = _eps_main_terms(delta, p, q, B, rest)
+    return (share + gain) / a
+
+
+def _eps_main_terms(delta, p, q, B, rest=None, rest_pd=None):
+    """The two parts of Eq. (main)'s :math:`\\epsilon a`: :math:`\\ln\\frac{q}{1-p} \\le 0` and
+    :math:`\\mathrm{log1p}(\\delta/p) + \\mathrm{log1p}(\\delta/(1-p-\\delta)) \\ge 0` (they cancel
+    at the edge of feasibility); ``rest_pd`` is :math:`1 - p - \\delta` if already known."""
+    if rest_pd is None:
+        rest_pd = rest_formula(p, delta, B)
+    gain = B.log1p(delta / p) + B.log1p(delta / rest_pd)
+    return log_share_formula(q, p, B, rest), gain
 
 
 def eps_lb_formula(delta, p, R, B):
@@ -91,7 +178,7 @@ def eps_lb_formula(delta, p, R, B):
 
     .. math:: \epsilon_{lb} R = \mathrm{log1p}(\delta/p) + \mathrm{log1p}(\delta/(1-p-\delta))
     """
-    return (B.log1p(delta / p) + B.log1p(delta / (1 - p - delta))) / R
+    return (B.log1p(delta / p) + B.log1p(delta / rest_formula(p, delta, B))) / R
 
 
 def eps_ub_formula(delta, p, R, B):
@@ -114,13 +201,17 @@ def worst_case_prior_formula(delta, q, B):
     (The paper prints :math:`\frac{\delta(1-\delta)+q(1-q)}{2(\delta+q-1)}`, from a wrong
     derivative.)
     """
-    return q * delta * (1 - delta) / (q * delta + B.sqrt(q * delta * (delta - (1 - q))))
+    return q * delta * (1 - delta) / (q * delta + sqrt_product_formula(q * delta, -rest_formula(q, delta, B), B))
 
 
 def worst_case_epsilon_formula(delta, q, a, B):
-    r"""Eq. (main) at the worst prior :math:`p^*`; at ``q = 1`` this is :math:`2\ln\frac{1+\delta}{1-\delta} / a`."""
+    r"""Eq. (main) at the worst prior :math:`p^*`; at ``q = 1`` this is :math:`2\ln\frac{1+\delta}{1-\delta} / a`.
+
+    The comparison set has mass ``q - p*`` and the rest of the space ``1 - q``, which is
+    passed to :func:`eps_main_formula` as known (exact at ``q = 1``).
+    """
     p = worst_case_prior_formula(delta, q, B)
-    return eps_main_formula(delta, p, q - p, a, B)
+    return eps_main_formula(delta, p, q - p, a, B, rest=1 - q)
 
 
 # --------------------------------------------------------------------------------------
@@ -134,7 +225,9 @@ def _check_pq(v, dps):
     check("p", v["p"], 0, 1)
     if "q" in v:
         check("q", v["q"], 0, 1)
-        excess = v["p"] + v["q"] - 1
+        excess = v["p"] + v["q"] - 1  # the tolerance is far above the rounding error
+        if dps is None and excess.size and excess.max() <= _sum_tolerance(dps):
+            return
         bad = excess > _sum_tolerance(dps)
         if np.any(bad):
             raise ParameterError(
@@ -143,15 +236,83 @@ def _check_pq(v, dps):
             )
 
 
+def _backend(dps):
+    return NUMPY if dps is None else MPMATH
+
+
+#: float64 results and inputs outside [_TINY, _HUGE] are recomputed with mpmath (refine)
+_TINY, _HUGE = 1e-290, 1e290
+
+
+def _at_least_one(x, y, dps):
+    """``x + y >= 1``, decided exactly (float64: from :func:`rest_formula`, whose sign is exact)."""
+    if dps is not None:  # exact where the sum at the working precision is close to 1
+        s = x + y
+        if abs(s - 1) > mpmath.mpf(10) ** (3 - dps):
+            return s >= 1
+        return to_fraction(x) + to_fraction(y) >= 1
+    return rest_formula(x, y, NUMPY) <= 0
+
+
+def _extreme(value, a, *probabilities):
+    """True where ``value`` or ``a`` is NaN, infinite or outside [_TINY, _HUGE] in magnitude,
+    or one of the ``probabilities`` (in (0, 1]) is below _TINY."""
+    av = np.abs(value)
+    out = ~(av >= _TINY) | ~(av <= _HUGE) | (a < _TINY) | (a > _HUGE)
+    for x in probabilities:
+        out |= x < _TINY
+    return out
+
+
+def _check_range(eps, expect, a, dps):
+    """Raise where a finite epsilon > 0 exists but lies outside the float64 range."""
+    if dps is not None:
+        return
+    lost = np.logical_and(expect, np.logical_or(~np.isfinite(eps), np.asarray(eps) == 0))
+    if np.any(lost):
+        _range_error(first_bad(a, lost))
+
+
+def _range_error(a):
+    raise ParameterError(
+        "a: epsilon per unit of distance lies outside the float64 range (about 1e-308 to "
+        f"1e308) at a = {a}; express the distance in another unit (epsilon scales as 1/a) "
+        "or pass dps= for the mpmath path"
+    )
+
+
+def _main_sign(p, q, delta) -> int:
+    """Exact sign of Eq. (main)'s epsilon: of :math:`q(p+\\delta) - p(1-p-\\delta)` (rationals)."""
+    fp, fq, fd = to_fraction(p), to_fraction(q), to_fraction(delta)
+    n = fq * (fp + fd) - fp * (1 - fp - fd)
+    return (n > 0) - (n < 0)
+
+
 def _epsilon_values(epsilon, p, q, a, dps):
     """Checked inputs of the functions that take an epsilon (``q`` defaults to ``1 - p``)."""
-    v = to_values(dps, epsilon=epsilon, p=p, a=a, **({} if q is None else {"q": q}))
-    check("epsilon", v["epsilon"], 0, np.inf, low_open=False)
+    eps = _epsilon_or_inf(epsilon, dps)
+    v = to_values(dps, epsilon=np.where(np.isinf(eps), 1.0, eps) if dps is None else
+                  (1 if mpmath.isinf(eps) else eps), p=p, a=a, **({} if q is None else {"q": q}))
+    v["epsilon"] = np.broadcast_to(eps, np.shape(v["p"])) if dps is None else eps
+    check("epsilon", v["epsilon"], 0, np.inf, low_open=False, high_open=False)
     check("a", v["a"], 0, np.inf)
     _check_pq(v, dps)
     if q is None:
         v["q"] = 1 - v["p"]
     return v
+
+
+def _epsilon_or_inf(epsilon, dps):
+    """``epsilon`` as a float array (or an mpmath number) that may be ``+inf`` (no noise: the
+    posterior bound is then 1); NaN and other non-numbers raise :class:`ParameterError`."""
+    if dps is None:
+        e = as_float_array("epsilon", epsilon)
+    else:
+        e = epsilon if isinstance(epsilon, mpmath.mpf) and mpmath.isinf(epsilon) else None
+        e = as_mpf("epsilon", epsilon, dps) if e is None else e
+    if np.any(np.isnan(e) if dps is None else mpmath.isnan(e)):
+        raise ParameterError(f"epsilon must be a number in [0, inf]; got {first_bad(e, np.isnan(e)) if dps is None else e}")
+    return e
 
 
 def _sides(sides, q):
@@ -189,7 +350,8 @@ def posterior_bound(*, epsilon, p, q=None, a=1.0, dps: int | None = None):
     Parameters
     ----------
     epsilon : float or array_like
-        Epsilon of the mechanism, per unit of distance; ``epsilon >= 0``.
+        Epsilon of the mechanism, per unit of distance; ``epsilon >= 0`` (``inf``: no noise,
+        the bound is 1).
     p : float or array_like
         Prior mass of the correct guesses :math:`X'`, in (0, 1).
     q : float or array_like, optional
@@ -298,14 +460,26 @@ def epsilon_for_advantage(
         check("a", v["a"], 0, np.inf)
         _check_pq(v, dps)
         d, pp, aa = v["delta"], v["p"], v["a"]
-        inf = np.inf if dps is None else __import__("mpmath").inf
+        inf = np.inf if dps is None else mpmath.inf
         if q is not None:
-            up_open = pp + d >= 1
+            rest_pd = rest_formula(pp, d, NUMPY) if dps is None else None
+            up_open = rest_pd <= 0 if dps is None else _at_least_one(pp, d, dps)  # p + delta >= 1
             safe_p = _domain(up_open, lambda: 0.5 * (1 - d), pp, dps)  # keep the formula's domain
-            eps = evaluate(
-                eps_main_formula, {"delta": d, "p": safe_p, "q": v["q"], "a": aa}, dps
-            )
-            bad = np.logical_and(~np.asarray(up_open), np.asarray(eps) <= 0)
+            vals = {"delta": d, "p": safe_p, "q": v["q"], "a": aa}
+            if dps is None:  # eps_main_formula, with its two parts kept for _exact_main
+                with np.errstate(all="ignore"):
+                    if safe_p is not pp:
+                        rest_pd = rest_formula(safe_p, d, NUMPY)
+                    share, gain = _eps_main_terms(d, safe_p, v["q"], NUMPY, rest_pd=rest_pd)
+                    ea = share + gain
+                    eps = ea / aa
+                    cancel = np.less(ea, share * -0.05)  # |share| > 20 epsilon a; infeasible too
+            else:
+                eps, cancel = evaluate(eps_main_formula, vals, dps), None
+            eps = _exact_main(vals, eps, up_open, cancel, dps)
+            bad = np.asarray(eps) <= 0
+            if np.any(up_open):
+                bad = np.logical_and(~np.asarray(up_open), bad)
             if np.any(bad):
                 if infeasible == "raise":
                     i = (np.flatnonzero(bad)[0],) if np.ndim(bad) else ()
@@ -318,18 +492,128 @@ def epsilon_for_advantage(
 
         results = []
         if sides in ("both", "upper"):
-            up_open = pp + d >= 1
+            up_open = _at_least_one(pp, d, dps)
             safe = _domain(up_open, lambda: 0.5 * (1 - d), pp, dps)
-            e = evaluate(eps_lb_formula, {"delta": d, "p": safe, "R": aa}, dps)
+            vals = {"delta": d, "p": safe, "R": aa}
+            e = evaluate(eps_lb_formula, vals, dps)
+            if dps is None:
+                e = refine(eps_lb_formula, vals, e, _extreme(e, aa, d, safe) & ~up_open)
+            _check_range(e, ~np.asarray(up_open), aa, dps)
             results.append(_where(up_open, inf, e, dps))
         if sides in ("both", "lower"):
             low_open = pp <= d
             safe = _domain(low_open, lambda: 0.5 * (1 + d), pp, dps)
-            e = evaluate(eps_ub_formula, {"delta": d, "p": safe, "R": aa}, dps)
+            vals = {"delta": d, "p": safe, "R": aa}
+            e = evaluate(eps_ub_formula, vals, dps)
+            if dps is None:
+                e = refine(eps_ub_formula, vals, e, _extreme(e, aa, d, safe) & ~low_open)
+            _check_range(e, ~np.asarray(low_open), aa, dps)
             results.append(_where(low_open, inf, e, dps))
         if len(results) == 1:
             return finish(results[0], dps)
         return finish(np.minimum(*results) if dps is None else min(results), dps)
+
+
+def _exact_main(vals, eps, open_, cancel, dps):
+    """Eq. (main)'s epsilon where the sum of logarithms of :func:`eps_main_formula` cancels.
+
+    Near the edge of feasibility (``q`` close to :math:`q_{min} = p(1-p-\\delta)/(p+\\delta)`)
+    the logarithms cancel and the float64 sum loses digits (a relative error of about
+    1e-16 |ln(q/(1-p))| / (epsilon a); ``cancel`` marks where that could exceed about 1e-14).
+    There the float path evaluates the printed form instead,
+    :math:`\\epsilon a = \\mathrm{log1p}(N/D)` with
+    :math:`N = q(p+\\delta) - p(1-p-\\delta)` and :math:`D = p(1-p-\\delta)`, with :math:`N`
+    in double-double arithmetic (Knuth's TwoSum, Dekker's TwoProduct; exact up to about
+    1e-32 of its terms).  Where even that cannot resolve :math:`N` (inputs below 1e-250, or
+    :math:`|N|` below 1e-17 of its terms) it is recomputed with mpmath
+    (:func:`garesearch._evaluate.refine`) and its sign decided with exact rationals, so that a
+    request exactly at the edge is infeasible (epsilon 0), never a tiny positive epsilon.
+    Both paths decide the sign exactly where it is in doubt.
+    """
+    p, q, d, a = vals["p"], vals["q"], vals["delta"], vals["a"]
+    if dps is not None:
+        if abs(eps * a) < mpmath.mpf(10) ** (-(dps // 2)) * (1 + abs(mpmath.log(q))):
+            sign = _main_sign(p, q, d)
+            if sign <= 0:
+                return mpmath.mpf(0) if sign == 0 else min(eps, -mpmath.eps)
+            args = {"delta": d, "p": p, "q": q, "a": a}
+            return +mp_value(eps_main_formula, args, start=2 * dps)  # beyond dps digits cancel
+        return eps
+    with np.errstate(all="ignore"):
+        suspect = cancel if np.any(cancel) else None
+        if not (eps.size and eps.min() >= _TINY and eps.max() <= _HUGE and d.min() >= _TINY):
+            ae = np.abs(eps)
+            extreme = ~((ae >= _TINY) & (ae <= _HUGE)) | (d < _TINY)
+            suspect = extreme if suspect is None else suspect | extreme
+        if suspect is None:
+            return eps
+        if np.any(open_):
+            suspect = suspect & ~open_
+    if not np.any(suspect):
+        return eps
+    out = np.array(np.broadcast_to(eps, suspect.shape), dtype=float)
+    view = out.reshape(-1)
+    idx = np.flatnonzero(suspect)
+    pick = {k: np.broadcast_to(x, suspect.shape).reshape(-1)[idx] for k, x in vals.items()}
+    with np.errstate(all="ignore"):
+        num, den, scale = _main_numerator(pick["p"], pick["q"], pick["delta"])
+        good = (np.abs(num) >= 1e-17 * scale) & (pick["delta"] >= 1e-250) & (pick["p"] >= 1e-250)
+        good &= (pick["q"] >= 1e-250) & (den >= 1e-250)
+        value = np.log1p(num / den) / pick["a"]
+        good &= np.isfinite(value) & (np.abs(value) >= _TINY)
+    view[idx[good]] = value[good]
+    hard = idx[~good]
+    if not hard.size:
+        return out
+    if hard.size:
+        mask = np.zeros(out.size, dtype=bool)
+        mask[hard] = True
+        out = refine(eps_main_formula, vals, out, mask.reshape(out.shape))
+        view = out.reshape(-1)
+        for i, j in zip(hard, np.flatnonzero(~good), strict=True):
+            sign = _main_sign(pick["p"][j], pick["q"][j], pick["delta"][j])
+            if sign <= 0:
+                view[i] = 0.0 if sign == 0 else min(view[i], -np.finfo(float).tiny)
+            elif not 0 < view[i] < np.inf:
+                _range_error(pick["a"][j])
+    return out
+
+
+_DEKKER = 134217729.0  # 2**27 + 1, Dekker's splitting constant for float64
+
+
+def _two_sum(x, y):
+    """Knuth's TwoSum: ``s + e == x + y`` exactly."""
+    s = x + y
+    t = s - x
+    return s, (x - (s - t)) + (y - t)
+
+
+def _two_prod(x, y):
+    """Dekker's TwoProduct: ``m + e == x * y`` exactly (no overflow or underflow)."""
+    m = x * y
+
+    def split(z):
+        c = _DEKKER * z
+        hi = c - (c - z)
+        return hi, z - hi
+
+    xh, xl = split(x)
+    yh, yl = split(y)
+    return m, ((xh * yh - m) + xh * yl + xl * yh) + xl * yl
+
+
+def _main_numerator(p, q, delta):
+    """Double-double :math:`N = q(p+\\delta) - p(1-p-\\delta)`, :math:`D = p(1-p-\\delta)`, and
+    the size of N's terms (Eq. (main) as printed: :math:`\\epsilon a = \\ln(1 + N/D)`)."""
+    s, e = _two_sum(p, delta)
+    m1, e1 = _two_prod(q, s)
+    e1 = e1 + q * e
+    rh, rl = _two_sum(1.0, -s)  # 1 - p - delta = rh + rl
+    rl = rl - e
+    m2, e2 = _two_prod(p, rh)
+    e2 = e2 + p * rl
+    return (m1 - m2) + (e1 - e2), m2 + e2, np.abs(m1)
 
 
 def eps_lb(*, delta, p, R=1.0, dps: int | None = None):
@@ -364,19 +648,32 @@ def worst_case_prior(*, delta, q=1.0, dps: int | None = None):
         ``q delta / (1 - q)``, so no epsilon > 0 protects every prior.
     """
     with workdps(dps):
-        v = to_values(dps, delta=delta, q=q)
-        check("delta", v["delta"], 0, 1)
-        check("q", v["q"], 0, 1, high_open=False)
-        bad = v["q"] + v["delta"] <= 1
-        if np.any(bad):
-            raise InfeasibleError(
-                "no worst-case prior with epsilon > 0 exists when q + delta <= 1 "
-                f"(got q={float(np.asarray(v['q']).ravel()[0]):.6g}, delta="
-                f"{float(np.asarray(v['delta']).ravel()[0]):.6g}): as p approaches "
-                "q*delta/(1-q) the comparison set becomes too light and epsilon tends to 0. "
-                "Use a radius a whose ball mass q exceeds 1 - delta."
-            )
-        return finish(evaluate(worst_case_prior_formula, v, dps), dps)
+        v = _worst_case_values(delta, q, dps)
+        p = evaluate(worst_case_prior_formula, v, dps)
+        if dps is None:
+            p = refine(worst_case_prior_formula, v, p, _extreme(p, 1.0, v["delta"], v["q"]))
+        return finish(p, dps)
+
+
+def _worst_case_values(delta, q, dps, **more):
+    v = to_values(dps, delta=delta, q=q, **more)
+    check("delta", v["delta"], 0, 1)
+    check("q", v["q"], 0, 1, high_open=False)
+    if dps is None:
+        bad = rest_formula(v["q"], v["delta"], NUMPY) >= 0  # q + delta <= 1, exactly
+    else:
+        bad = not _at_least_one(v["q"], v["delta"], dps) or to_fraction(v["q"]) + to_fraction(v["delta"]) == 1
+    if np.any(bad):
+        i = int(np.flatnonzero(np.broadcast_to(bad, np.shape(v["q"])))[0]) if np.ndim(bad) else 0
+        pick = (lambda x: float(np.ravel(x)[i])) if np.ndim(bad) else float
+        raise InfeasibleError(
+            "no worst-case prior with epsilon > 0 exists when q + delta <= 1 "
+            f"(got q={pick(v['q'])!r}, delta={pick(v['delta'])!r}"
+            f"{f', element {i}' if np.ndim(bad) else ''}): as p approaches "
+            "q*delta/(1-q) the comparison set becomes too light and epsilon tends to 0. "
+            "Use a radius a whose ball mass q exceeds 1 - delta."
+        )
+    return v
 
 
 def worst_case_epsilon(*, delta, q=1.0, a=1.0, dps: int | None = None):
@@ -384,8 +681,16 @@ def worst_case_epsilon(*, delta, q=1.0, a=1.0, dps: int | None = None):
 
     At ``q = 1``: :math:`2\ln\frac{1+\delta}{1-\delta}/a = 4\,\mathrm{artanh}(\delta)/a`.
     """
-    worst_case_prior(delta=delta, q=q, dps=dps)  # checks and feasibility
     with workdps(dps):
-        v = to_values(dps, delta=delta, q=q, a=a)
+        v = _worst_case_values(delta, q, dps, a=a)
         check("a", v["a"], 0, np.inf)
-        return finish(evaluate(worst_case_epsilon_formula, v, dps), dps)
+        eps = evaluate(worst_case_epsilon_formula, v, dps)
+        if dps is None:
+            d, qq, aa = v["delta"], v["q"], v["a"]
+            with np.errstate(all="ignore"):
+                p = worst_case_prior_formula(d, qq, NUMPY)
+                share = log_share_formula(qq - p, p, NUMPY, rest=1 - qq)
+                flag = (np.abs(eps * aa) < 0.05 * np.abs(share)) | _extreme(eps, aa, d)
+            eps = refine(worst_case_epsilon_formula, v, eps, flag)
+            _check_range(eps, True, aa, dps)
+        return finish(eps, dps)

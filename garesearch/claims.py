@@ -36,7 +36,6 @@ Usage::
 
 from __future__ import annotations
 
-import argparse
 import csv
 import dataclasses
 import functools
@@ -54,6 +53,7 @@ import mpmath
 import numpy as np
 
 from . import attribute, bound, priors
+from ._commands import OneLineParser
 
 __all__ = [
     "DERIVATION_KINDS",
@@ -2672,7 +2672,7 @@ def write_report(output_dir: str | Path = "output",
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m garesearch claims [--json] [--output DIR] [--id ID ...]``."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="python -m garesearch claims",
         description="Check every claim of the paper and print a verdict for each.",
     )

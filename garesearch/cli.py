@@ -17,8 +17,19 @@ Prior specifications (``--prior`` and ``--attribute NAME=SPEC``):
 ``piecewise:E0,E1,...,En:W1,...,Wn``        :class:`~garesearch.priors.PiecewiseUniform`
 ==========================================  ==============================================
 
-Malformed input exits with status 2 and a one-line message on stderr; a valid request that
-no epsilon > 0 can meet exits with status 1.
+Exit status and errors:
+
+- 0: the epsilon was found, or every epsilon meets the request (then "no noise needed":
+  epsilon is infinite, ``null`` in JSON with ``"no_noise_needed": true``, and the Laplace
+  scale 0);
+- 1: a valid request that no epsilon > 0 can meet (``infeasible``);
+- 2: malformed input (a bad option, prior, goal or file; ``error``);
+- 3: an internal error, a bug in garesearch (``internal error``).
+
+Every failure prints one line on stderr, ``garesearch epsilon: <kind>: <message>`` (a file
+is named as ``file:line``).  With ``--json`` the failure is also printed on stdout as one
+JSON object, ``{"error": {"kind": "infeasible" | "error" | "internal error",
+"message": "...", "exit_status": 1 | 2 | 3}}``, so that stdout is always valid JSON.
 """
 
 from __future__ import annotations
@@ -30,9 +41,10 @@ import re
 import sys
 from typing import Any
 
+from ._commands import fail as _fail
 from .errors import InfeasibleError, ParameterError
 
-__all__ = ["build_parser", "main", "parse_goal_expression", "parse_prior"]
+__all__ = ["MAX_NESTING", "NO_NOISE", "build_parser", "fail", "main", "parse_goal_expression", "parse_prior"]
 
 EXAMPLES = """\
 examples:
@@ -56,7 +68,11 @@ examples:
     python -m garesearch epsilon --att examples/pleak/cats.att \\
         --goal-file examples/pleak/cats_color.plc --delta 0.1
 
-  For scripts: add --json.
+  For scripts: add --json (failures then print {"error": {"kind", "message",
+  "exit_status"}} on stdout as well).
+
+exit status: 0 done (also "no noise needed"), 1 infeasible, 2 malformed input,
+  3 internal error.
 """
 
 
@@ -144,6 +160,16 @@ def _is_number(text: str) -> bool:
 
 
 # ------------------------------------------------------------------------------------------
+#: deepest nesting of parentheses in --goal (deeper goals are refused, not recursed into)
+MAX_NESTING = 64
+
+
+def _clip(text: str, n: int = 80) -> str:
+    """``repr(text)``, shortened for one-line messages."""
+    r = repr(text)
+    return r if len(r) <= n else r[: n - 4] + "...'"
+
+
 _GOAL_TOKEN = re.compile(r"\s*(?:(?P<op>&&|\|\||[&|()])|(?P<word>[A-Za-z_][A-Za-z0-9_.]*)|(?P<bad>\S))")
 
 
@@ -154,31 +180,40 @@ def parse_goal_expression(text: str, names) -> Any:
     ``&`` binds tighter than ``|``.
     """
     toks = []
+    shown = _clip(text)
     for m in _GOAL_TOKEN.finditer(text):
         if m.group("bad"):
-            raise ParameterError(f"goal {text!r}: unexpected {m.group('bad')!r}")
+            raise ParameterError(f"goal {shown}: unexpected {m.group('bad')!r}")
         tok = m.group("op") or m.group("word")
         toks.append({"and": "&", "&&": "&", "or": "|", "||": "|"}.get(tok.lower(), tok))
     if not toks:
         raise ParameterError("goal: empty expression")
     pos = 0
+    depth = 0
 
     def term():
-        nonlocal pos
+        nonlocal pos, depth
         if pos >= len(toks):
-            raise ParameterError(f"goal {text!r}: ends too early")
+            raise ParameterError(f"goal {shown}: ends too early")
         tok = toks[pos]
         pos += 1
         if tok == "(":
+            depth += 1
+            if depth > MAX_NESTING:
+                raise ParameterError(
+                    f"goal: parentheses nest more than {MAX_NESTING} deep; write the goal flatter "
+                    "(AND and OR are associative: a & (b & c) is a & b & c)"
+                )
             inner = disj()
             if pos >= len(toks) or toks[pos] != ")":
-                raise ParameterError(f"goal {text!r}: missing ')'")
+                raise ParameterError(f"goal {shown}: missing ')'")
             pos += 1
+            depth -= 1
             return inner
         if tok in ("&", "|", ")"):
-            raise ParameterError(f"goal {text!r}: unexpected {tok!r}")
+            raise ParameterError(f"goal {shown}: unexpected {tok!r}")
         if tok not in names:
-            raise ParameterError(f"goal {text!r}: {tok!r} is not an --attribute (known: {', '.join(names)})")
+            raise ParameterError(f"goal {shown}: {tok!r} is not an --attribute (known: {', '.join(names)})")
         return tok
 
     def chain(sub, op, label):
@@ -197,7 +232,7 @@ def parse_goal_expression(text: str, names) -> Any:
 
     tree = disj()
     if pos != len(toks):
-        raise ParameterError(f"goal {text!r}: unexpected {toks[pos]!r}")
+        raise ParameterError(f"goal {shown}: unexpected {toks[pos]!r}")
     return tree
 
 
@@ -266,6 +301,20 @@ def _finite_or_none(x):
     if isinstance(x, float) and not math.isfinite(x):
         return None
     return x
+
+
+NO_NOISE = "any epsilon meets this request: no noise needed"
+
+
+def _no_noise(out: dict) -> dict:
+    """Mark a report whose epsilon is infinite: every epsilon meets the request."""
+    if isinstance(out.get("epsilon"), float) and math.isinf(out["epsilon"]):
+        out["no_noise_needed"] = True
+        out["laplace_scale"] = 0.0
+        out["note"] = NO_NOISE
+    else:
+        out["no_noise_needed"] = False
+    return out
 
 
 def _single(args) -> dict:
@@ -470,8 +519,12 @@ def _text(out: dict) -> str:
         lines.append(f"{label:<17}{_fmt(value):<13} {note}".rstrip())
 
     unit = "per unit of the " + ("records'" if out["method"] == "goal" else "attribute's") + " distance"
-    row("epsilon", out["epsilon"], unit)
-    row("Laplace scale", out["laplace_scale"], f"= sensitivity {_fmt(out['sensitivity'])} / epsilon")
+    if out.get("no_noise_needed"):
+        row("epsilon", out["epsilon"], NO_NOISE)
+        row("Laplace scale", 0.0, "(no noise)")
+    else:
+        row("epsilon", out["epsilon"], unit)
+        row("Laplace scale", out["laplace_scale"], f"= sensitivity {_fmt(out['sensitivity'])} / epsilon")
     if "columns" in out:
         row("goal columns", ", ".join(out["columns"]))
     if out["method"] == "goal":
@@ -503,13 +556,14 @@ def _text(out: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command; returns the exit status (0 ok, 1 infeasible, 2 malformed input)."""
+    """Run the command; returns the exit status (module docstring: 0 done, 1 infeasible,
+    2 malformed input, 3 internal error)."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    as_json = "--json" in argv
     try:
         args = build_parser().parse_args(argv)
     except _UsageError as exc:
-        print(f"garesearch epsilon: error: {exc} (see --help)", file=sys.stderr)
-        return 2
+        return fail(2, "error", f"{exc} (see --help)", as_json)
     except SystemExit as exc:  # --help
         return int(exc.code or 0)
     try:
@@ -524,17 +578,26 @@ def main(argv: list[str] | None = None) -> int:
             out = _multi(args)
         else:
             out = _single(args)
+        out = _no_noise(out)
     except InfeasibleError as exc:
-        print(f"garesearch epsilon: infeasible: {_one_line(exc)}", file=sys.stderr)
-        return 1
+        return fail(1, "infeasible", _one_line(exc), args.json)
     except (ParameterError, ValueError, OSError) as exc:
-        print(f"garesearch epsilon: error: {_one_line(exc)}", file=sys.stderr)
-        return 2
+        return fail(2, "error", _one_line(exc), args.json)
+    except RecursionError:
+        return fail(2, "error", "the input nests too deeply to be read", args.json)
+    except Exception as exc:  # a bug: one line, and an exit status of its own
+        return fail(3, "internal error", f"{type(exc).__name__}: {_one_line(exc)} (a bug in "
+                    "garesearch; please report it with the command line)", args.json)
     if args.json:
         print(json.dumps({k: _finite_or_none(v) for k, v in out.items()}, indent=2))
     else:
         print(_text(out))
     return 0
+
+
+def fail(status: int, kind: str, message: str, as_json: bool) -> int:
+    """Report a failure of ``garesearch epsilon`` (module docstring); returns ``status``."""
+    return _fail(status, kind, message, as_json, prog="garesearch epsilon")
 
 
 def _one_line(exc: BaseException) -> str:

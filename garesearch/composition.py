@@ -32,6 +32,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ._evaluate import as_float_array, first_bad
 from .errors import ParameterError
 
 __all__ = [
@@ -46,6 +47,10 @@ __all__ = [
 ]
 
 
+#: largest number of outputs a split builds (memory: 8 bytes each)
+_MAX_OUTPUTS = 10**7
+
+
 def _exponent(name, p) -> float:
     if not isinstance(p, (int, float, np.integer, np.floating)) or isinstance(p, bool) or math.isnan(p) or p < 1:
         raise ParameterError(f"{name} must be a number in [1, inf] (an l_p exponent); got {p!r}")
@@ -53,15 +58,28 @@ def _exponent(name, p) -> float:
 
 
 def _positive_vector(name, v) -> np.ndarray:
-    try:
-        arr = np.asarray(v, dtype=float)
-    except (TypeError, ValueError):
-        raise ParameterError(f"{name} must be a sequence of numbers; got {v!r}") from None
+    if isinstance(v, (str, bytes)):
+        raise ParameterError(f"{name} must be a sequence of numbers; got {v!r}")
+    arr = as_float_array(name, v)
     if arr.ndim != 1 or arr.size == 0:
         raise ParameterError(f"{name} must be a non-empty 1-d sequence; got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)) or np.any(arr <= 0):
-        raise ParameterError(f"{name} must hold finite numbers > 0; got {arr.tolist()}")
+    if arr.size > _MAX_OUTPUTS:
+        raise ParameterError(f"{name}: at most {_MAX_OUTPUTS} outputs; got {arr.size}")
+    bad = ~(np.isfinite(arr) & (arr > 0))
+    if np.any(bad):
+        raise ParameterError(f"{name} must hold finite numbers > 0; got {first_bad(arr, bad)}")
     return arr
+
+
+def _representable(value, what: str):
+    """``value``, or :class:`ParameterError` where it overflows (or underflows to 0) in float64."""
+    arr = np.asarray(value)
+    if not np.all(np.isfinite(arr)) or np.any(arr == 0):
+        raise ParameterError(
+            f"{what} lies outside the float64 range for these inputs (the values span too many "
+            "orders of magnitude); rescale them"
+        )
+    return value
 
 
 def _total(total) -> float:
@@ -113,7 +131,9 @@ def sequential_epsilon(epsilons: Sequence[float]) -> float:
     float
         The epsilon of all outputs together.
     """
-    return float(np.sum(_positive_vector("epsilons", epsilons)))
+    with np.errstate(all="ignore"):
+        out = float(np.sum(_positive_vector("epsilons", epsilons)))
+    return _representable(out, "the sum of the epsilons")
 
 
 def composed_epsilon(epsilons: Sequence[float], *, p: float = math.inf) -> float:
@@ -135,7 +155,9 @@ def composed_epsilon(epsilons: Sequence[float], *, p: float = math.inf) -> float
     float
         :math:`\lVert\epsilon\rVert_q`.
     """
-    return _norm(_positive_vector("epsilons", epsilons), dual_exponent(p))
+    with np.errstate(all="ignore"):
+        out = _norm(_positive_vector("epsilons", epsilons), dual_exponent(p))
+    return _representable(out, "the composed epsilon")
 
 
 def equal_split(total: float, m: int, *, p: float = math.inf) -> np.ndarray:
@@ -158,11 +180,13 @@ def equal_split(total: float, m: int, *, p: float = math.inf) -> np.ndarray:
         ``m`` equal epsilons.
     """
     total = _total(total)
-    if not isinstance(m, (int, np.integer)) or isinstance(m, bool) or m < 1:
-        raise ParameterError(f"m must be an integer >= 1 (the number of outputs); got {m!r}")
+    if not isinstance(m, (int, np.integer)) or isinstance(m, bool) or not 1 <= m <= _MAX_OUTPUTS:
+        raise ParameterError(
+            f"m must be an integer in [1, {_MAX_OUTPUTS}] (the number of outputs); got {m!r}"
+        )
     q = dual_exponent(p)
-    each = total if math.isinf(q) else total / m ** (1.0 / q)
-    return np.full(int(m), each)
+    each = total if math.isinf(q) else total / float(m) ** (1.0 / q)
+    return np.full(int(m), _representable(each, "each output's epsilon"))
 
 
 def optimal_split(total: float, sensitivities: Sequence[float], *, p: float = math.inf) -> np.ndarray:
@@ -192,8 +216,10 @@ def optimal_split(total: float, sensitivities: Sequence[float], *, p: float = ma
     if math.isinf(q):
         return np.full(s.size, total)
     c = 2.0 / (q + 2.0)
-    w = (s / s.max()) ** c  # scale-free, no overflow
-    return total * w / _norm(w, q)
+    with np.errstate(all="ignore"):
+        w = (s / s.max()) ** c  # scale-free, no overflow
+        out = total * w / _norm(w, q)
+    return _representable(out, "an output's epsilon (sensitivities too far apart)")
 
 
 def laplace_scales(epsilons: Sequence[float], sensitivities: Sequence[float]) -> np.ndarray:
@@ -218,7 +244,9 @@ def laplace_scales(epsilons: Sequence[float], sensitivities: Sequence[float]) ->
     s = _positive_vector("sensitivities", sensitivities)
     if e.shape != s.shape:
         raise ParameterError(f"epsilons and sensitivities must have the same length; got {e.size} and {s.size}")
-    return s / e
+    with np.errstate(all="ignore"):
+        out = s / e
+    return _representable(out, "a Laplace scale sensitivity / epsilon")
 
 
 def expected_squared_error(epsilons: Sequence[float], sensitivities: Sequence[float]) -> float:
@@ -240,7 +268,9 @@ def expected_squared_error(epsilons: Sequence[float], sensitivities: Sequence[fl
     float
         :math:`\sum_i 2 b_i^2` with :math:`b_i = s_i/\epsilon_i`.
     """
-    return float(np.sum(2.0 * laplace_scales(epsilons, sensitivities) ** 2))
+    with np.errstate(all="ignore"):
+        out = float(np.sum(2.0 * laplace_scales(epsilons, sensitivities) ** 2))
+    return _representable(out, "the expected squared error")
 
 
 def split_saving(sensitivities: Sequence[float], *, p: float = math.inf) -> float:
@@ -265,6 +295,12 @@ def split_saving(sensitivities: Sequence[float], *, p: float = math.inf) -> floa
         The ratio, 1 when all sensitivities are equal or ``p = 1``.
     """
     s = _positive_vector("sensitivities", sensitivities)
-    eq = expected_squared_error(equal_split(1.0, s.size, p=p), s)
-    opt = expected_squared_error(optimal_split(1.0, s, p=p), s)
-    return eq / opt
+    q = dual_exponent(p)
+    if math.isinf(q):
+        return 1.0
+    u = s / s.max()  # the ratio is scale-free; tiny u**2 underflow harmlessly
+    with np.errstate(all="ignore"):
+        num = float(s.size) ** (2.0 / q) * float(np.sum(u**2))
+        den = float(np.sum(u ** (2.0 * q / (q + 2.0)))) ** ((q + 2.0) / q)
+        out = num / den
+    return _representable(out, "the saving")

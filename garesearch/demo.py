@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import argparse
-
+from ._commands import OneLineParser
 from .attribute import epsilon_for_attribute
 from .bound import epsilon_for_advantage
 from .priors import Categorical
@@ -14,7 +13,7 @@ COLOUR = {"red": 0.2, "white": 0.1, "tabby": 0.25, "black": 0.4, "tortoise": 0.0
 
 def main(argv: list[str] | None = None) -> int:
     """Print epsilon for the cats AND-event and a one-attribute check (Sec. 6.1)."""
-    argparse.ArgumentParser(prog="python -m garesearch demo", description=__doc__).parse_args(argv)
+    OneLineParser(prog="python -m garesearch demo", description=__doc__).parse_args(argv)
     joint = Categorical({(g, c): pg * pc for g, pg in GENDER.items() for c, pc in COLOUR.items()})
     delta = 0.1
     res = epsilon_for_attribute(joint, r=0, delta=delta)

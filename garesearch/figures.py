@@ -22,7 +22,6 @@ to run (Agg, fixed metadata, fixed ``svg.hashsalt``).
 
 from __future__ import annotations
 
-import argparse
 import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -32,6 +31,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.patches import FancyArrowPatch, Polygon
 
+from ._commands import OneLineParser
 from .errors import ParameterError
 from .plotting import COLORS, style
 
@@ -574,7 +574,7 @@ def main(argv: list[str] | None = None) -> int:
     int
         Exit status, 0.
     """
-    parser = argparse.ArgumentParser(prog="python -m garesearch figures", description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="python -m garesearch figures", description=__doc__.splitlines()[0])
     parser.add_argument("--output", default="figures", help="folder for the figure files (default: figures)")
     args = parser.parse_args(argv)
     for path in make_figures(args.output):

@@ -46,6 +46,29 @@ def _check_epsilon(epsilon) -> float:
     return float(epsilon)
 
 
+#: largest k of RandomizedResponse.log_likelihood (a k x k matrix of float64)
+_MAX_MATRIX = 10**4
+
+
+def _reals(finite: bool = True, **arrays):
+    """The arguments as float arrays (:class:`ParameterError` naming one that is not real, NaN
+    or, with ``finite``, infinite; infinities may end intervals)."""
+    from ._evaluate import as_float_array, first_bad
+
+    out = [as_float_array(name, value) for name, value in arrays.items()]
+    for name, arr in zip(arrays, out, strict=True):
+        bad = ~np.isfinite(arr) if finite else np.isnan(arr)
+        if np.any(bad):
+            what = "a finite number" if finite else "a number"
+            raise ParameterError(f"{name} must be {what}; got {first_bad(arr, bad)}")
+    try:
+        np.broadcast_shapes(*(a.shape for a in out))
+    except ValueError:
+        shapes = ", ".join(f"{n}: {a.shape}" for n, a in zip(arrays, out, strict=True))
+        raise ParameterError(f"array arguments do not broadcast together ({shapes})") from None
+    return out
+
+
 def _log_diff(log_big, log_small):
     """``log(exp(log_big) - exp(log_small))`` for ``log_big >= log_small`` (``-inf`` if equal)."""
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -92,20 +115,25 @@ class Mechanism(ABC):
     def log_density(self, y, x, epsilon):
         r""":math:`\ln f(y \mid x)` at ``epsilon`` (vectorised)."""
         b = self.scale(_check_epsilon(epsilon))
-        z = (np.asarray(y, dtype=float) - np.asarray(x, dtype=float)) / b
-        return self.std_logpdf(z) - math.log(b)
+        y, x = _reals(y=y, x=x)
+        with np.errstate(all="ignore"):  # far outputs: -inf; extreme scales: 0 or inf in b
+            z = (y - x) / b
+            return self.std_logpdf(z) - math.log(b)
 
     def density(self, y, x, epsilon):
         r""":math:`f(y \mid x)` at ``epsilon`` (vectorised)."""
-        return np.exp(self.log_density(y, x, epsilon))
+        log_f = self.log_density(y, x, epsilon)
+        with np.errstate(all="ignore"):
+            return np.exp(log_f)
 
     def log_interval(self, z1, z2, epsilon):
         r""":math:`\ln \Pr[z_1 \le b\eta \le z_2]` (``-inf`` where ``z2 <= z1``), stable in both tails."""
         b = self.scale(_check_epsilon(epsilon))
-        u1, u2 = np.broadcast_arrays(np.asarray(z1, float) / b, np.asarray(z2, float) / b)
-        upper = u1 > 0  # both in the upper tail: difference of survival functions
-        lower = u2 < 0
-        with np.errstate(divide="ignore", invalid="ignore"):
+        z1, z2 = _reals(finite=False, z1=z1, z2=z2)
+        with np.errstate(all="ignore"):
+            u1, u2 = np.broadcast_arrays(z1 / b, z2 / b)
+            upper = u1 > 0  # both in the upper tail: difference of survival functions
+            lower = u2 < 0
             logcdf1, logsf2 = self.std_logcdf(u1), self.std_logsf(u2)
             tail_up = _log_diff(self.std_logsf(u1), logsf2)
             tail_dn = _log_diff(self.std_logcdf(u2), logcdf1)
@@ -119,7 +147,7 @@ class Mechanism(ABC):
         Exponential tails: :math:`\pm s / b` (:math:`\pm\epsilon s` for Laplace); light tails: 0 at the extreme
         ``s`` and ``-inf`` elsewhere; heavy tails: 0.
         """
-        s = np.asarray(s, dtype=float)
+        (s,) = _reals(s=s)
         if self.tail == "exponential":
             return sign * s / self.scale(_check_epsilon(epsilon))
         if self.tail == "light":
@@ -131,8 +159,16 @@ class Mechanism(ABC):
         """Release ``x + b * eta`` for each entry of ``x`` (``rng``: a numpy Generator)."""
         if not isinstance(rng, np.random.Generator):
             raise ParameterError("rng must be a numpy.random.Generator (np.random.default_rng(seed))")
-        x = np.asarray(x, dtype=float)
-        return x + self.scale(_check_epsilon(epsilon)) * self.std_sample(rng, x.shape)
+        (x,) = _reals(x=x)
+        b = self.scale(_check_epsilon(epsilon))
+        with np.errstate(all="ignore"):
+            out = x + b * self.std_sample(rng, x.shape)
+        if not np.all(np.isfinite(out)):
+            raise ParameterError(
+                f"the released values overflow float64 (noise scale {b:.3g}): use a larger epsilon "
+                "or a smaller unit"
+            )
+        return out
 
     def __repr__(self):
         return f"{type(self).__name__}()"
@@ -306,7 +342,7 @@ class RandomizedResponse:
 
     @staticmethod
     def _check_k(k) -> int:
-        if not (isinstance(k, (int, np.integer)) and k >= 2):
+        if isinstance(k, bool) or not (isinstance(k, (int, np.integer)) and k >= 2):
             raise ParameterError(f"k (the number of values) must be an integer >= 2; got {k!r}")
         return int(k)
 
@@ -318,6 +354,8 @@ class RandomizedResponse:
     def log_likelihood(self, epsilon, k: int):
         r""":math:`\ln \Pr[Y = j \mid X = i]` as a ``(k, k)`` matrix (row: input, column: output)."""
         e, k = _check_epsilon(epsilon), self._check_k(k)
+        if k > _MAX_MATRIX:
+            raise ParameterError(f"k: a {k} x {k} likelihood matrix is too large (k <= {_MAX_MATRIX})")
         log_other = -e - math.log1p((k - 1) * math.exp(-e))
         out = np.full((k, k), log_other)
         np.fill_diagonal(out, log_other + e)
@@ -328,9 +366,12 @@ class RandomizedResponse:
         if not isinstance(rng, np.random.Generator):
             raise ParameterError("rng must be a numpy.random.Generator (np.random.default_rng(seed))")
         k = self._check_k(k)
-        index = np.asarray(index)
-        if index.size and (np.any(index < 0) or np.any(index >= k)):
-            raise ParameterError(f"index must lie in range(k) = range({k})")
+        try:
+            index = np.asarray(index)
+        except (TypeError, ValueError):
+            index = np.asarray(None)
+        if index.dtype.kind not in "iu" or (index.size and (np.any(index < 0) or np.any(index >= k))):
+            raise ParameterError(f"index must hold integers in range(k) = range({k}); got {index!r}")
         keep = rng.random(index.shape) < self.keep_probability(epsilon, k)
         other = (index + rng.integers(1, k, size=index.shape)) % k  # uniform over the other values
         return np.where(keep, index, other)

@@ -51,7 +51,7 @@ import mpmath
 import numpy as np
 
 from ._backend import MPMATH, NUMPY, Backend
-from ._evaluate import check, finish, to_values, workdps
+from ._evaluate import check, finish, refine, scalar_values, to_values, workdps
 from .errors import ParameterError
 
 __all__ = [
@@ -81,6 +81,19 @@ def _atan2(B: Backend):
     import sympy as sp
 
     return sp.atan2
+
+
+def _tail_hyp2f1(B: Backend):
+    """:math:`z \\mapsto {}_2F_1(1, 3/4; 7/4; z)` in the backend's precision."""
+    if B.name == "numpy":
+        from scipy.special import hyp2f1
+
+        return lambda z: hyp2f1(1.0, 0.75, 1.75, z)
+    if B.name == "mpmath":
+        return lambda z: mpmath.hyp2f1(1, 0.75, 1.75, z)
+    import sympy as sp
+
+    return lambda z: sp.hyper([1, sp.Rational(3, 4)], [sp.Rational(7, 4)], z)
 
 
 def _erfinv(B: Backend):
@@ -191,10 +204,45 @@ def gencauchy_mass_formula(a, B):
     same type as ``a``
         The probability :math:`\Pr[|\eta| \le a]`.
     """
+    if B.name == "numpy":  # for a > 1 from the tail, which neither overflows nor loses digits
+        a = np.asarray(a, dtype=float)
+        small = np.minimum(a, 1.0)
+        head = (np.log1p(2 * _SQRT2 * small / (small * small - _SQRT2 * small + 1))
+                + 2 * np.arctan2(_SQRT2 * small, 1 - small * small)) / (2 * math.pi)
+        return np.where(a > 1, 1 - gencauchy_tail_formula(np.maximum(a, 1.0), B), head)
     s2 = B.sqrt(2)
     return (B.log1p(2 * s2 * a / (a * a - s2 * a + 1)) + 2 * _atan2(B)(s2 * a, 1 - a * a)) / (
         2 * B.pi
     )
+
+
+def gencauchy_tail_formula(a, B):
+    r"""App. A.1's generalised Cauchy noise beyond ``a``: :math:`\Pr[|\eta| > a] = 1 - P(a)`.
+
+    Substituting :math:`x = 1/u` in :math:`2\int_a^\infty \frac{\sqrt2\,dx}{\pi(1+x^4)}` gives
+    :math:`\frac{2\sqrt2}{\pi}\int_0^{1/a}\frac{u^2\,du}{1+u^4}`, that is
+
+    .. math:: 1 - P(a) = \frac{2\sqrt2}{3\pi a^3}\,{}_2F_1\!\left(1, \tfrac34; \tfrac74;
+       -a^{-4}\right),
+
+    which keeps its relative accuracy where :math:`1 - P(a)` is tiny (the closed form of
+    :func:`gencauchy_mass_formula` would subtract two numbers close to 1) and tends to the
+    tail bound :math:`\frac{2\sqrt2}{3\pi a^3}` of the module docstring.  Not in the paper.
+
+    Parameters
+    ----------
+    a : float, ndarray or mpmath.mpf
+        Bound on the standard noise :math:`|\eta|`, ``> 0``.
+    B : Backend
+        ``NUMPY``, ``MPMATH`` or the sympy backend.
+
+    Returns
+    -------
+    same type as ``a``
+        The probability :math:`\Pr[|\eta| > a]`.
+    """
+    b = 1 / a
+    return 2 * B.sqrt(2) / (3 * B.pi) * b**3 * _tail_hyp2f1(B)(-(b**4))
 
 
 def gencauchy_density_formula(x, B):
@@ -321,7 +369,12 @@ def gencauchy_bound(p, B, tol=None, maxiter=200):
 
     The inverse of :func:`gencauchy_mass_formula`.  The paper uses a window binary search;
     Newton's method from below the root is garesearch's (module docstring).  Works on numpy
-    arrays (``B = NUMPY``) and mpmath scalars (``B = MPMATH``).
+    arrays (``B = NUMPY``) and mpmath scalars (``B = MPMATH``).  In float64, for
+    :math:`p > P(1)` the equation is solved for the tail instead,
+    :math:`1 - P(a) = 1 - p` (:func:`gencauchy_tail_formula`; ``1 - p`` is exact there), since
+    :math:`p - P(a)` loses the digits that matter when ``p`` is close to 1: the tail is convex
+    and decreasing, so the first Newton step from the upper bound
+    :math:`(c/(3(1-p)))^{1/3}` lands below the root and the steps after it increase.
 
     Parameters
     ----------
@@ -344,6 +397,13 @@ def gencauchy_bound(p, B, tol=None, maxiter=200):
     if B.name == "numpy":
         p = np.asarray(p, dtype=float)
         tol = 4 * np.finfo(float).eps if tol is None else tol
+        tail = p > _P_ONE
+        if np.any(tail):
+            out = np.empty_like(p)
+            out[tail] = _gencauchy_tail_bound(1 - p[tail], tol, maxiter)
+            if not np.all(tail):
+                out[~tail] = gencauchy_bound(p[~tail], B, tol, maxiter)
+            return out if out.ndim else out[()]
         with np.errstate(divide="ignore", invalid="ignore"):
             hi = np.cbrt(c / (3 * (1 - p)))
     else:
@@ -367,6 +427,22 @@ def gencauchy_bound(p, B, tol=None, maxiter=200):
             x = x + step
             if step <= tol * max(x, mpmath.mpf(10) ** (-mpmath.mp.dps * 3)):
                 break
+    return x
+
+
+#: P(1) = (ln(3 + 2 sqrt2) + pi) / (2 pi), App. A.1's "approx 0.78"
+_P_ONE = (math.log(3 + 2 * _SQRT2) + math.pi) / (2 * math.pi)
+
+
+def _gencauchy_tail_bound(m, tol, maxiter):
+    """Float64 root of :math:`1 - P(a) = m` (see :func:`gencauchy_bound`), for ``m < 1 - P(1)``."""
+    c = 2 * _SQRT2 / math.pi
+    x = np.cbrt(c / (3 * m))  # at or above the root: 1 - P(a) <= c/(3a^3)
+    for _ in range(maxiter):
+        step = (gencauchy_tail_formula(x, NUMPY) - m) * (1 + x**4) / c
+        x = x + step
+        if np.all(np.abs(step) <= tol * x):
+            break
     return x
 
 
@@ -402,6 +478,16 @@ def _backend(dps):
     return NUMPY if dps is None else MPMATH
 
 
+def _representable(out, what: str, dps):
+    """``out``, or :class:`ParameterError` where a finite result overflows float64."""
+    if dps is None and not np.all(np.isfinite(out)):
+        raise ParameterError(
+            f"{what} lies outside the float64 range (above about 1.8e308) for these inputs; "
+            "change the unit of the noise (scale) or pass dps= for the mpmath path"
+        )
+    return out
+
+
 # --------------------------------------------------------------------------------------
 # Public API.
 # --------------------------------------------------------------------------------------
@@ -423,7 +509,14 @@ def laplace_scale(*, epsilon, sensitivity=1.0):
     v = to_values(None, epsilon=epsilon, sensitivity=sensitivity)
     check("epsilon", v["epsilon"], 0, np.inf)
     check("sensitivity", v["sensitivity"], 0, np.inf)
-    return finish(v["sensitivity"] / v["epsilon"], None)
+    with np.errstate(all="ignore"):
+        out = v["sensitivity"] / v["epsilon"]
+    if np.any(out == 0):
+        raise ParameterError(
+            "the scale sensitivity / epsilon underflows float64 (below about 5e-324); "
+            "change the unit of the query"
+        )
+    return finish(_representable(out, "the scale sensitivity / epsilon", None), None)
 
 
 def noise_mass(a, *, noise: str = "laplace", scale=1.0, dps: int | None = None):
@@ -494,7 +587,7 @@ def noise_bound(p, *, noise: str = "laplace", scale=1.0, dps: int | None = None)
         B = _backend(dps)
         with np.errstate(all="ignore"):
             out = _BOUND[noise](v["p"], B) * v["scale"]
-        return finish(out, dps)
+        return finish(_representable(out, "the bound", dps), dps)
 
 
 def noise_density(x, *, noise: str = "laplace", scale=1.0, dps: int | None = None):
@@ -525,7 +618,9 @@ def noise_density(x, *, noise: str = "laplace", scale=1.0, dps: int | None = Non
         check("scale", v["scale"], 0, np.inf)
         B = _backend(dps)
         ax = np.abs(v["x"]) if dps is None else abs(v["x"])
-        return finish(_DENSITY[noise](ax / v["scale"], B) / v["scale"], dps)
+        with np.errstate(all="ignore"):
+            out = _DENSITY[noise](ax / v["scale"], B) / v["scale"]
+        return finish(_representable(out, "the density", dps), dps)
 
 
 def noise_density_inverse(y, *, noise: str = "laplace", scale=1.0, dps: int | None = None):
@@ -557,7 +652,8 @@ def noise_density_inverse(y, *, noise: str = "laplace", scale=1.0, dps: int | No
         v = to_values(dps, y=y, scale=scale)
         check("scale", v["scale"], 0, np.inf)
         B = _backend(dps)
-        top = _DENSITY[noise](0 * v["y"], B) / v["scale"]
+        with np.errstate(all="ignore"):  # a tiny scale: the peak overflows, every y is below it
+            top = _DENSITY[noise](0 * v["y"], B) / v["scale"]
         check("y", v["y"], 0, np.inf)
         over = v["y"] > top * (1 + (1e-12 if dps is None else 0))
         if np.any(over):
@@ -573,9 +669,33 @@ def noise_density_inverse(y, *, noise: str = "laplace", scale=1.0, dps: int | No
             out = _DENSITY_INVERSE[noise](yy * v["scale"], B) * v["scale"]
         if dps is None:
             out = np.maximum(out, 0.0)
+            # near the peak the inverse is ill-conditioned in y * scale (rounded once): there
+            # it is recomputed from the float inputs with mpmath
+            with np.errstate(all="ignore"):
+                near = (out < 0.3 * v["scale"]) & (yy < top)
+            out = refine(_scaled_density_inverse(noise), {"y": v["y"], "scale": v["scale"]}, out, near)
         else:
             out = max(out, 0)
-        return finish(out, dps)
+        return finish(_representable(out, "the distance", dps), dps)
+
+
+def _scaled_density_inverse(noise: str):
+    """``(y, scale, B) -> x``: the inverse of the density of ``scale * eta`` (for :func:`refine`)."""
+
+    def formula(y, scale, B):
+        u = y * scale
+        top = _DENSITY[noise](0 * u, B)
+        return max(_DENSITY_INVERSE[noise](min(u, top), B), 0) * scale
+
+    return formula
+
+
+def _size(size):
+    """A sample shape: a non-negative integer or a tuple of them (:class:`ParameterError` else)."""
+    shape = size if isinstance(size, tuple) else (size,)
+    if not all(isinstance(n, (int, np.integer)) and not isinstance(n, bool) and n >= 0 for n in shape):
+        raise ParameterError(f"size must be a non-negative integer or a tuple of them; got {size!r}")
+    return size
 
 
 def sample_noise(size, *, noise: str = "laplace", scale=1.0, rng=None) -> np.ndarray:
@@ -601,12 +721,20 @@ def sample_noise(size, *, noise: str = "laplace", scale=1.0, rng=None) -> np.nda
         The draws, of shape ``size``.
     """
     noise = _noise(noise)
-    check("scale", np.asarray(float(scale)), 0, np.inf)
-    rng = np.random.default_rng(rng)
-    if noise == "laplace":
-        return rng.laplace(0.0, scale, size)
-    if noise == "gaussian":
-        return rng.normal(0.0, scale, size)
-    u = rng.random(size)
-    sign = np.where(rng.random(size) < 0.5, -1.0, 1.0)
-    return sign * gencauchy_bound(u, NUMPY) * scale
+    scale = scalar_values(scale=scale)["scale"]
+    check("scale", scale, 0, np.inf)
+    size = _size(size)
+    try:
+        rng = np.random.default_rng(rng)
+    except (TypeError, ValueError):
+        raise ParameterError(f"rng must be a numpy.random.Generator, a seed (int >= 0) or None; got {rng!r}") from None
+    with np.errstate(all="ignore"):
+        if noise == "laplace":
+            out = rng.laplace(0.0, scale, size)
+        elif noise == "gaussian":
+            out = rng.normal(0.0, scale, size)
+        else:
+            u = rng.random(size)
+            sign = np.where(rng.random(size) < 0.5, -1.0, 1.0)
+            out = sign * gencauchy_bound(u, NUMPY) * scale
+    return _representable(out, "a draw", None)

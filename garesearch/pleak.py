@@ -47,15 +47,18 @@ attribute so that the two can be compared; see its docstring for the differences
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from . import bound
+from ._evaluate import scalar_values
 from .attribute import AttributeResult, epsilon_for_attribute
 from .errors import ParameterError
 from .priors import Categorical, Normal, PiecewiseUniform, Prior, Uniform
@@ -88,8 +91,7 @@ class PleakFormatError(ParameterError):
 # ------------------------------------------------------------------------------------------
 # Tokens
 # ------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class _Tok:
+class _Tok(NamedTuple):
     kind: str  # "id", "num", "str", "sym", "end"
     text: str
     line: int
@@ -97,51 +99,153 @@ class _Tok:
 
 _TOKEN_RE = re.compile(
     r"""
-    (?P<ws>[ \t\r\f\v]+)
-  | (?P<nl>\n)
-  | (?P<lcom>(--|//)[^\n]*)
-  | (?P<bcom>/\*.*?\*/)
-  | (?P<num>[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?)
-  | (?P<id>[A-Za-z][A-Za-z0-9_.]*)
-  | (?P<str>'[^'\n]*')
-  | (?P<sym>[(),;])
-  | (?P<other>.)
+    (?P<ws>\s*)
+    (?:
+      (?P<lcom>(--|//)[^\n]*)
+    | (?P<bcom>/\*.*?\*/)
+    | (?P<num>[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?)
+    | (?P<id>[A-Za-z][A-Za-z0-9_.]*)
+    | (?P<str>'[^'\n]*')
+    | (?P<sym>[(),;])
+    | (?P<other>\S)
+    )
     """,
     re.VERBOSE | re.DOTALL,
 )
 
 
-def _tokenise(text: str, source: str) -> list[_Tok]:
-    toks, line, pos = [], 1, 0
-    while pos < len(text):
-        m = _TOKEN_RE.match(text, pos)
-        kind = m.lastgroup
-        chunk = m.group()
-        if kind == "other" and text.startswith("/*", pos):
-            raise PleakFormatError(f"{source}:{line}: unterminated comment '/*'")
-        if kind == "other" and chunk == "'":
-            raise PleakFormatError(f"{source}:{line}: unterminated quoted string")
-        if kind in ("num", "id", "str", "sym", "other"):
-            toks.append(_Tok(kind, chunk, line))
-        line += chunk.count("\n")
-        pos = m.end()
-    toks.append(_Tok("end", "end of file", line))
-    return toks
+#: bytes read from a file at a time (files are streamed: an error is reported as soon as
+#: it is read, and memory stays bounded)
+_CHUNK = 1 << 16
+#: tokens ending this close to the end of a chunk wait for the next one (the token
+#: regular expression looks at most a few characters beyond a match)
+_LOOKAHEAD = 16
+#: longest token (or unterminated comment) accepted, in characters
+_MAX_TOKEN = 1 << 20
+#: deepest nesting of parentheses in a goal
+_MAX_NESTING = 64
+#: most values in one set (setUnif, setPrior, totalUnif)
+_MAX_VALUES = 10**6
+
+
+def _tokens(chunks, source: str):
+    """Tokens of the text given as successive ``chunks`` (strings), lazily, in one list per
+    chunk, with their lines; the last list ends with the ``end`` token.
+
+    A token that may go on in the next chunk (one that ends the buffer, an opening quote or
+    comment without its end) is carried over; none may exceed ``_MAX_TOKEN`` characters.
+    """
+    buf, line = "", 1
+    for nxt in itertools.chain(chunks, [None]):
+        eof = nxt is None
+        if not eof:
+            buf += nxt
+        pos, n = 0, len(buf)
+        batch = []
+        append = batch.append
+        for m in _TOKEN_RE.finditer(buf):
+            kind = m.lastgroup
+            if kind == "other":
+                start = m.start(kind)
+                if buf[start] == "'" or buf.startswith("/*", start):
+                    if not eof and (buf[start] != "'" or "\n" not in buf[start:]):
+                        break  # wait for the closing quote or '*/'
+                    line += m.group("ws").count("\n")
+                    what = "quoted string" if buf[start] == "'" else "comment '/*'"
+                    raise PleakFormatError(f"{source}:{line}: unterminated {what}")
+            end = m.end()
+            if end > n - _LOOKAHEAD and not eof:
+                break  # the next chunk may change or extend it ("1e" + "308")
+            ws = m.group(1)
+            if "\n" in ws:
+                line += ws.count("\n")
+            pos = end
+            if kind == "bcom":
+                line += m.group(kind).count("\n")
+            elif kind != "lcom":
+                append(_Tok(kind, m.group(kind), line))
+        else:
+            if eof:
+                line += buf.count("\n", pos)
+        buf = buf[pos:]
+        if len(buf) > _MAX_TOKEN:
+            raise PleakFormatError(f"{source}:{line}: a token or comment longer than {_MAX_TOKEN} characters")
+        if eof:
+            batch.append(_Tok("end", "end of file", line))
+        yield batch
+
+
+def _text_chunks(text: str):
+    yield text[1:] if text.startswith("\ufeff") else text  # a byte-order mark is not content
+
+
+def _file_chunks(path: Path):
+    """The UTF-8 text of ``path`` in chunks (a byte-order mark is skipped); a byte that is not
+    UTF-8 raises :class:`PleakFormatError` with its line."""
+    import codecs
+
+    decoder = codecs.getincrementaldecoder("utf-8-sig")()
+    line = 1
+    try:
+        with path.open("rb") as f:
+            while True:
+                data = f.read(_CHUNK)
+                try:
+                    text = decoder.decode(data, final=not data)
+                except UnicodeDecodeError as exc:
+                    if exc.start < len(data):
+                        good = data[: exc.start].decode("utf-8", errors="ignore")
+                        where, what = line + good.count(chr(10)), f"byte 0x{data[exc.start]:02x}"
+                    else:  # the file ends inside a multi-byte character
+                        where, what = line, "it ends inside a character"
+                    raise PleakFormatError(
+                        f"{path}:{where}: not UTF-8 text ({what}); save the file as UTF-8"
+                    ) from None
+                line += text.count("\n")
+                if text:
+                    yield text
+                if not data:
+                    return
+    except OSError as exc:
+        raise ParameterError(f"cannot read {path}: {exc.strerror or exc}") from None
 
 
 class _Stream:
-    def __init__(self, text: str, source: str):
+    def __init__(self, chunks, source: str):
         self.source = source
-        self.toks = _tokenise(text, source)
-        self.i = 0
+        self._batches = _tokens(chunks, source)
+        self._toks: list[_Tok] = []  # tokens read and not yet forgotten
+        self._i = 0  # index of the current token in _toks
+        self.depth = 0
+
+    def _fill(self, i: int) -> bool:
+        """Read batches until ``_toks[i]`` exists (False at the end of the text)."""
+        while i >= len(self._toks):
+            if self._toks and self._toks[-1].kind == "end":
+                return False
+            if self._i > 4096:  # forget what was read
+                del self._toks[: self._i]
+                i -= self._i
+                self._i = 0
+            self._toks.extend(next(self._batches))
+        return True
 
     def peek(self, k: int = 0) -> _Tok:
-        return self.toks[min(self.i + k, len(self.toks) - 1)]
+        i = self._i + k
+        if i < len(self._toks) or self._fill(i):
+            return self._toks[self._i + k]
+        return self._toks[-1]
 
     def next(self) -> _Tok:
         tok = self.peek()
-        self.i = min(self.i + 1, len(self.toks) - 1)
+        if tok.kind != "end":
+            self._i += 1
         return tok
+
+    def skip(self, k: int) -> None:
+        """Move ``k`` tokens on (after :meth:`peek` has seen them)."""
+        for _ in range(k):
+            self.next()
 
     def error(self, msg: str, tok: _Tok | None = None) -> PleakFormatError:
         tok = tok or self.peek()
@@ -157,7 +261,12 @@ class _Stream:
         tok = self.next()
         if tok.kind != "num":
             raise self.error(f"expected a number ({what}), found {_show(tok)}", tok)
-        return float(tok.text)
+        value = float(tok.text)
+        if not math.isfinite(value):
+            raise self.error(f"{tok.text} ({what}) overflows float64 (largest about 1.8e308)", tok)
+        if value == 0 and re.search(r"[1-9]", tok.text.lower().partition("e")[0]):
+            raise self.error(f"{tok.text} ({what}) underflows float64 to 0 (smallest about 5e-324)", tok)
+        return value
 
     def integer(self, what: str) -> int:
         tok = self.next()
@@ -196,7 +305,7 @@ _KINDS = (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Knowledge:
     """What the attacker knows about one column (one statement of a PLEAK ``.att`` file).
 
@@ -264,9 +373,16 @@ class Knowledge:
             If the statement gives no distribution (``range``, ``set``, ``total``,
             ``exact``, ``none``).
         """
-        k, a = self.kind, self.args
+        k = self.kind
         if not self.has_distribution:
             raise ParameterError(f"{self.where}: '{k}' knowledge gives no distribution for {self.column}")
+        try:
+            return self._prior(discrete)
+        except ParameterError as exc:  # a prior garesearch cannot represent: say where it was read
+            raise PleakFormatError(f"{self.where}: '{k}' for {self.column}: {exc}") from None
+
+    def _prior(self, discrete: bool) -> Prior:
+        k, a = self.kind, self.args
         if k == "rangeUnif":
             return Uniform(a[0], a[1])
         if k == "normal":
@@ -322,6 +438,8 @@ def _check_probs(stream: _Stream, pairs, tok: _Tok, what: str):
 def _set_values(stream: _Stream, kw: _Tok) -> tuple:
     vals = []
     while stream.peek().kind in ("str", "num"):
+        if len(vals) >= _MAX_VALUES:
+            raise stream.error(f"'{kw.text}': more than {_MAX_VALUES} values", kw)
         tok = stream.next()
         v = _value(tok)
         if v is None:
@@ -362,6 +480,11 @@ def _knowledge(stream: _Stream, column: str, col_tok: _Tok) -> Knowledge:
         n = stream.integer(f"'{k}' needs the number of values")
         if n < 1:
             raise stream.error(f"'{k}' needs at least one value; got {n}", kw)
+        if k == "totalUnif" and n > _MAX_VALUES:
+            raise stream.error(
+                f"'totalUnif' of more than {_MAX_VALUES} values; for an attribute with that many "
+                "equally likely values give 'total n' (the worst prior over its range)", kw
+            )
         args = (n,)
     elif k in ("range", "rangeUnif"):
         lb, ub = stream.number("lower bound"), stream.number("upper bound")
@@ -380,6 +503,8 @@ def _knowledge(stream: _Stream, column: str, col_tok: _Tok) -> Knowledge:
 
         pairs = []
         while stream.is_sym("("):
+            if len(pairs) >= _MAX_VALUES:
+                raise stream.error(f"'setPrior': more than {_MAX_VALUES} values", kw)
             pairs.append(_pair(stream, kw, elem))
         if not pairs:
             raise stream.error("'setPrior' needs at least one pair ('value', probability)", kw)
@@ -392,6 +517,8 @@ def _knowledge(stream: _Stream, column: str, col_tok: _Tok) -> Knowledge:
         lb = stream.number("lower bound of 'rangePrior'")
         pairs = []
         while stream.is_sym("("):
+            if len(pairs) >= _MAX_VALUES:
+                raise stream.error(f"'rangePrior': more than {_MAX_VALUES} bins", kw)
             pairs.append(_pair(stream, kw, lambda: stream.number("an upper bound")))
         if not pairs:
             raise stream.error("'rangePrior' needs at least one pair (upper bound, probability)", kw)
@@ -427,7 +554,10 @@ def parse_attacker(text: str, *, source: str = "<string>") -> dict[str, Knowledg
         probability list that does not sum to 1 (tolerance 1e-6, as PLEAK), or a column
         given twice.
     """
-    stream = _Stream(text, source)
+    return _parse_attacker(_Stream(_text_chunks(text), source))
+
+
+def _parse_attacker(stream: _Stream) -> dict[str, Knowledge]:
     out: dict[str, Knowledge] = {}
     while stream.peek().kind != "end":
         col = stream.next()
@@ -444,14 +574,7 @@ def parse_attacker(text: str, *, source: str = "<string>") -> dict[str, Knowledg
 def read_attacker(path: str | Path) -> dict[str, Knowledge]:
     """Read a PLEAK attacker file from disk (see :func:`parse_attacker`)."""
     path = Path(path)
-    return parse_attacker(_read(path), source=str(path))
-
-
-def _read(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ParameterError(f"cannot read {path}: {exc.strerror or exc}") from None
+    return _parse_attacker(_Stream(_file_chunks(path), str(path)))
 
 
 # ------------------------------------------------------------------------------------------
@@ -471,6 +594,12 @@ class Term:
     r: float
     norm: float
     line: int
+    source: str = field(default="<string>", compare=False)
+
+    @property
+    def where(self) -> str:
+        """``source:line`` of the term, for messages."""
+        return f"{self.source}:{self.line}"
 
 
 @dataclass(frozen=True)
@@ -501,7 +630,7 @@ def _goal_state(stream: _Stream, columns: tuple[str, ...], first: _Tok) -> Term:
     if k in ("exact", "none"):
         if len(columns) > 1:
             raise stream.error(f"'{k}' applies to one column; got ({', '.join(columns)})", kw)
-        return Term(columns, k, 0.0, 0.0, first.line)
+        return Term(columns, k, 0.0, 0.0, first.line, stream.source)
     if k == "approx":
         norm = 1.0
         if len(columns) > 1:
@@ -517,7 +646,7 @@ def _goal_state(stream: _Stream, columns: tuple[str, ...], first: _Tok) -> Term:
     r = stream.number(f"the precision r of '{k}'")
     if not r >= 0:
         raise stream.error(f"the precision r must be >= 0; got {r}", kw)
-    return Term(columns, "approx", r, norm, first.line)
+    return Term(columns, "approx", r, norm, first.line, stream.source)
 
 
 def _goal_term(stream: _Stream):
@@ -531,12 +660,19 @@ def _goal_term(stream: _Stream):
                 j += 2
                 continue
             if stream.is_sym(")", j + 1) and stream.is_word(*_STATE_WORDS, k=j + 2):
-                stream.i += j + 2
+                stream.skip(j + 2)
                 return _goal_state(stream, tuple(cols), tok)
             break
         stream.next()
+        stream.depth += 1
+        if stream.depth > _MAX_NESTING:
+            raise stream.error(
+                f"parentheses nest more than {_MAX_NESTING} deep; write the goal flatter (AND and "
+                "OR are associative)", tok
+            )
         inner = _goal_or(stream)
         stream.expect_sym(")", "to close '('")
+        stream.depth -= 1
         return inner
     if tok.kind != "id":
         raise stream.error(f"expected a column name or '(', found {_show(tok)}")
@@ -601,7 +737,10 @@ def parse_goal(text: str, *, source: str = "<string>"):
     PleakFormatError
         With ``source:line:`` for malformed input.
     """
-    stream = _Stream(text, source)
+    return _parse_goal(_Stream(_text_chunks(text), source))
+
+
+def _parse_goal(stream: _Stream):
     if stream.peek().kind == "end":
         raise stream.error("the goal is empty")
     if stream.is_word("leak"):
@@ -627,7 +766,7 @@ def parse_goal(text: str, *, source: str = "<string>"):
 def read_goal(path: str | Path):
     """Read an attacker goal from disk (see :func:`parse_goal`)."""
     path = Path(path)
-    return parse_goal(_read(path), source=str(path))
+    return _parse_goal(_Stream(_file_chunks(path), str(path)))
 
 
 # ------------------------------------------------------------------------------------------
@@ -661,10 +800,14 @@ class GoalResult:
     r: float = 0.0
 
     def laplace_scale(self, sensitivity: float = 1.0) -> float:
-        """Scale ``sensitivity / epsilon`` of Laplace noise."""
-        if not (math.isfinite(sensitivity) and sensitivity > 0):
+        """Scale ``sensitivity / epsilon`` of Laplace noise (0 when no noise is needed)."""
+        sensitivity = scalar_values(sensitivity=sensitivity)["sensitivity"]
+        if not sensitivity > 0:
             raise ParameterError(f"sensitivity must be a finite number > 0; got {sensitivity}")
-        return sensitivity / self.epsilon
+        scale = sensitivity / self.epsilon
+        if not scale < math.inf:
+            raise ParameterError(f"sensitivity / epsilon = {sensitivity!r} / {self.epsilon!r} overflows float64")
+        return scale
 
 
 def _simplify(goal, knowledge: dict[str, Knowledge]):
@@ -678,29 +821,30 @@ def _simplify(goal, knowledge: dict[str, Knowledge]):
         if len(goal.columns) > 1:
             if math.isinf(goal.norm):
                 return _simplify(
-                    And(tuple(Term((c,), "approx", goal.r, 1.0, goal.line) for c in goal.columns)), knowledge
+                    And(tuple(Term((c,), "approx", goal.r, 1.0, goal.line, goal.source) for c in goal.columns)),
+                    knowledge
                 )
             # an l_p ball over the columns (garesearch.events.Coordinates); a column the
             # attacker knows exactly leaves the ball's section through the true value
             for col in goal.columns:
                 if col not in knowledge:
                     raise ParameterError(
-                        f"line {goal.line}: the attacker file says nothing about {col}; add a statement for it"
+                        f"{goal.where}: the attacker file says nothing about {col}; add a statement for it"
                     )
             cols = tuple(c for c in goal.columns if knowledge[c].kind != "exact")
             if not cols:
                 return True
             if len(cols) == 1:
-                return Term(cols, "approx", goal.r, 1.0, goal.line)
-            return Term(cols, "approx", goal.r, goal.norm, goal.line)
+                return Term(cols, "approx", goal.r, 1.0, goal.line, goal.source)
+            return Term(cols, "approx", goal.r, goal.norm, goal.line, goal.source)
         col = goal.columns[0]
         if col not in knowledge:
             raise ParameterError(
-                f"line {goal.line}: the attacker file says nothing about {col}; add a statement for it"
+                f"{goal.where}: the attacker file says nothing about {col}; add a statement for it"
             )
         if knowledge[col].kind == "exact":
             return True
-        return Term(goal.columns, goal.kind, goal.r, 1.0, goal.line)
+        return Term(goal.columns, goal.kind, goal.r, 1.0, goal.line, goal.source)
     parts = [_simplify(p, knowledge) for p in goal.parts]
     parts = [p for p in parts if p is not None]
     if isinstance(goal, And):
@@ -732,7 +876,7 @@ def _attribute_prior(term: Term, know: Knowledge):
         )
     if discrete and know.kind in ("range", "rangeUnif", "rangePrior", "normal"):
         raise ParameterError(
-            f"line {term.line}: '{know.column} exact' on a continuous column is guessed with "
+            f"{term.where}: '{know.column} exact' on a continuous column is guessed with "
             f"probability 0; give a precision: '{know.column} approx r'"
         )
     prior = know.prior(discrete=discrete) if know.has_distribution else None
@@ -819,14 +963,15 @@ def _events_goal(goal, knowledge, *, delta, t, construction, sides):
             # approxWrtLp(p) r over several columns: the l_p ball of garesearch.events.Coordinates
             priors = []
             for col in node.columns:
-                prior, _, _ = _attribute_prior(Term((col,), "approx", node.r, 1.0, node.line), knowledge[col])
+                prior, _, _ = _attribute_prior(Term((col,), "approx", node.r, 1.0, node.line, node.source),
+                                                knowledge[col])
                 if prior is None:
                     raise ParameterError(
                         f"{knowledge[col].where}: an l_p-ball goal needs a distribution for every column; "
                         f"{col} has only '{knowledge[col].kind}'"
                     )
                 if col in atts:
-                    raise ParameterError(f"line {node.line}: {col} appears in two parts of the goal")
+                    raise ParameterError(f"{node.where}: {col} appears in two parts of the goal")
                 priors.append(prior)
             name = "(" + ", ".join(node.columns) + ")"
             ball = events.Coordinates(priors, r=node.r, norm=node.norm, name=name)
@@ -846,7 +991,7 @@ def _events_goal(goal, knowledge, *, delta, t, construction, sides):
             if col in atts:
                 if atts[col].r != r:
                     raise ParameterError(
-                        f"line {node.line}: {col} appears with two precisions ({atts[col].r:g} "
+                        f"{node.where}: {col} appears with two precisions ({atts[col].r:g} "
                         f"and {r:g}); use one"
                     )
                 return atts[col]
@@ -940,6 +1085,18 @@ def pleak_method_epsilon(prior: Prior, *, t, r: float, delta: float, R: float | 
         ``epsilon``, ``a`` (best radius), ``distance`` (``D``), ``p``, ``q`` (ball mass
         ``g_t(a)``), ``side`` (``"upper"``/``"lower"``).
     """
+    if not isinstance(prior, Prior):
+        raise ParameterError(f"prior must be a garesearch.priors.Prior; got {type(prior).__name__}")
+    v = scalar_values(r=r, delta=delta, **({} if R is None else {"R": R}))
+    r, delta, R = v["r"], v["delta"], v.get("R")
+    if not (r >= 0 and 0 < delta < 1 and (R is None or R > 0)):
+        raise ParameterError(f"need r >= 0, 0 < delta < 1 and R > 0; got r={r}, delta={delta}, R={R}")
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= n <= 10**5:
+        raise ParameterError(f"n must be an integer in [1, 100000] (radii tried); got {n!r}")
+    if not (isinstance(prior, Categorical) and prior.metric == "discrete"):
+        t = scalar_values(t=t)["t"]
+    elif not isinstance(t, Hashable) or t not in prior.values:
+        raise ParameterError(f"t={t!r} is not a value of this prior")
     if isinstance(prior, Categorical) and prior.metric == "discrete":
         R = 1.0
     elif R is None:
@@ -973,7 +1130,8 @@ def _pleak_side(side, delta, p, q, D):
             z = p / (q - p) * (1 / (ga + p) - 1) if q > p else math.inf
         else:
             ga = min(p, delta)
-            z = (q - p) / p * (q / (ga + q - p) - 1)
+            # an empty comparison set (q = p) constrains nothing: z = 0, epsilon inf
+            z = (q - p) / p * (q / (ga + q - p) - 1) if q > p else 0.0
     if z <= 0:
         return math.inf
     if not math.isfinite(z):
@@ -989,7 +1147,12 @@ def pleak_worst_epsilon(*, delta: float, q: float, D: float) -> float:
     Kept to compare with :func:`garesearch.bound.worst_case_epsilon` (they agree: PLEAK uses
     the correct worst prior, not the one printed in Sec. 4.1).
     """
+    v = scalar_values(delta=delta, q=q, D=D)
+    delta, q, D = v["delta"], v["q"], v["D"]
     if not (0 < delta < 1 and 0 < q <= 1 and q + delta > 1 and D > 0):
         raise ParameterError("need 0 < delta < 1, 0 < q <= 1, q + delta > 1, D > 0")
-    return 2.0 / D * math.log((math.sqrt(q) + math.sqrt(delta * (delta + q - 1))) / (1 - delta))
+    out = 2.0 / D * math.log((math.sqrt(q) + math.sqrt(delta * (delta + q - 1))) / (1 - delta))
+    if not 0 < out < math.inf:
+        raise ParameterError(f"the epsilon lies outside the float64 range for D={D!r}")
+    return out
 

@@ -42,9 +42,31 @@ def _special():
 
 
 def _finite(name, x):
-    if not (isinstance(x, (int, float, np.integer, np.floating)) and math.isfinite(float(x))):
+    if isinstance(x, (bool, np.bool_)) or not (
+        isinstance(x, (int, float, np.integer, np.floating)) and math.isfinite(float(x))
+    ):
         raise ParameterError(f"{name} must be a finite real number; got {x!r}")
     return float(x)
+
+
+#: smallest normal float64: a width or scale below it has an overflowing reciprocal
+_TINY = float(np.finfo(float).tiny)
+
+
+def _check_span(low: float, high: float, what: str) -> None:
+    """The support [low, high] must have a width that is a finite, normal float64 (its
+    density, 1/width, then stays finite)."""
+    width = high - low
+    if not math.isfinite(width):
+        raise ParameterError(
+            f"{what}: the width of the support [{low!r}, {high!r}] overflows float64; "
+            "express the attribute in a larger unit"
+        )
+    if not width >= _TINY:
+        raise ParameterError(
+            f"{what}: the width high - low = {width!r} is below the smallest normal float64 "
+            f"({_TINY:.3g}), so the density overflows; express the attribute in a smaller unit"
+        )
 
 
 class Prior(ABC):
@@ -174,12 +196,22 @@ class PiecewiseUniform(Prior):
     """
 
     def __init__(self, edges, weights):
-        edges = np.asarray(edges, dtype=float)
-        weights = np.asarray(weights, dtype=float)
+        from ._evaluate import as_float_array
+
+        edges = as_float_array("edges", edges)
+        weights = as_float_array("weights", weights)
         if edges.ndim != 1 or edges.size < 2 or not np.all(np.isfinite(edges)):
             raise ParameterError("edges must be a 1-d array of at least two finite numbers")
-        if np.any(np.diff(edges) <= 0):
+        with np.errstate(all="ignore"):
+            widths = np.diff(edges)
+        if np.any(widths <= 0):
             raise ParameterError("edges must be strictly increasing")
+        if np.any(widths < _TINY):
+            raise ParameterError(
+                f"edges: a bin narrower than the smallest normal float64 ({_TINY:.3g}) has an "
+                "overflowing density; merge it into a neighbour or use a smaller unit"
+            )
+        _check_span(float(edges[0]), float(edges[-1]), "edges")
         if weights.shape != (edges.size - 1,):
             raise ParameterError(
                 f"weights must have one entry per bin ({edges.size - 1}); got shape {weights.shape}"
@@ -257,6 +289,7 @@ class Uniform(PiecewiseUniform):
         low, high = _finite("low", low), _finite("high", high)
         if not high > low:
             raise ParameterError(f"high must exceed low; got low={low}, high={high}")
+        _check_span(low, high, "Uniform(low, high)")
         super().__init__([low, high], [1.0])
         self.low, self.high = low, high
 
@@ -271,6 +304,10 @@ class Uniform(PiecewiseUniform):
 
 
 # ------------------------------------------------------------------------------------------
+#: quantiles down to 1e-300 lie within mu +- 37.1 sigma
+_NORMAL_REACH = 40
+
+
 class Normal(Prior):
     r"""Normal prior :math:`\mathcal N(\mu, \sigma^2)`; :math:`g_t(z) = \frac12\left[\mathrm{erf}
     \frac{t+z-\mu}{\sigma\sqrt2} - \mathrm{erf}\frac{t-z-\mu}{\sigma\sqrt2}\right]` (Sec. 4.1, 6.2)."""
@@ -280,6 +317,17 @@ class Normal(Prior):
         self.sigma = _finite("sigma", sigma)
         if not self.sigma > 0:
             raise ParameterError(f"sigma must be > 0; got {sigma}")
+        if self.sigma < _TINY:
+            raise ParameterError(
+                f"sigma must be at least the smallest normal float64 ({_TINY:.3g}); got {sigma!r}: "
+                "express the attribute in a smaller unit"
+            )
+        if not math.isfinite(abs(self.mu) + 2 * _NORMAL_REACH * self.sigma):
+            raise ParameterError(
+                f"sigma: the prior's range mu +- {_NORMAL_REACH} sigma (where its quantiles and "
+                f"tails are computed) must stay within float64; got mu={mu!r}, sigma={sigma!r}: "
+                "express the attribute in a larger unit"
+            )
 
     def __repr__(self):
         return f"Normal({self.mu}, {self.sigma})"
@@ -353,13 +401,45 @@ class Continuous(Prior):
     """
 
     def __init__(self, dist: Any):
+        import warnings
+
+        import scipy.stats
+
+        if isinstance(dist, scipy.stats.rv_continuous):
+            raise ParameterError(
+                f"dist must be a frozen distribution (with its parameters), e.g. "
+                f"scipy.stats.{dist.name}(...); got the unfrozen scipy.stats.{dist.name}"
+            )
         if not (hasattr(dist, "cdf") and hasattr(dist, "sf") and hasattr(dist, "ppf")):
             raise ParameterError("dist must be a frozen scipy.stats continuous distribution")
         if not hasattr(dist, "pdf"):
             raise ParameterError("dist must be continuous (have a pdf); use Categorical for discrete priors")
-        total = float(dist.cdf(np.inf) - dist.cdf(-np.inf))
-        if abs(total - 1) > _NORM_TOL:
-            raise ParameterError(f"dist does not normalise: total mass {total}")
+        if not isinstance(getattr(dist, "dist", None), scipy.stats.rv_continuous):
+            raise ParameterError("dist must be a frozen scipy.stats continuous distribution")
+        params = list(enumerate(dist.args)) + list(dist.kwds.items())
+        for key, value in params:
+            label = f"argument {key}" if isinstance(key, int) else key
+            if isinstance(value, (bool, np.bool_)) or not (
+                isinstance(value, (int, float, np.integer, np.floating))
+                and math.isfinite(float(value))
+            ):
+                raise ParameterError(f"dist: {label} must be a finite real number; got {value!r}")
+        try:
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore")
+                total = float(dist.cdf(np.inf) - dist.cdf(-np.inf))
+                lo, hi = (float(x) for x in dist.support())
+        except (TypeError, ValueError, ArithmeticError) as exc:
+            raise ParameterError(f"dist: scipy rejects its parameters ({exc})") from None
+        if not abs(total - 1) <= _NORM_TOL:
+            raise ParameterError(
+                f"dist does not normalise (total mass {total}): are its parameters valid for "
+                f"scipy.stats.{dist.dist.name}?"
+            )
+        if not lo < hi:
+            raise ParameterError(f"dist: its support [{lo}, {hi}] is empty")
+        if math.isfinite(lo) and math.isfinite(hi):
+            _check_span(lo, hi, "dist")
         self.dist = dist
 
     def __repr__(self):
@@ -565,8 +645,13 @@ class Categorical(Prior):
             raise ParameterError("mapping must be a non-empty {value: probability} mapping")
         items = []
         for k, v in mapping.items():
-            if not isinstance(v, (int, float, np.integer, np.floating)) or not math.isfinite(float(v)):
+            if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.integer, np.floating)) \
+                    or not math.isfinite(float(v)):
                 raise ParameterError(f"probability of {k!r} must be a finite number; got {v!r}")
+            if isinstance(k, (float, np.floating)) and not math.isfinite(float(k)):
+                raise ParameterError(
+                    f"mapping: the value {k!r} is not a finite number (numeric values must be finite)"
+                )
             if not 0 <= float(v) <= 1:
                 raise ParameterError(f"probability of {k!r} must lie in [0, 1]; got {v!r}")
             if float(v) > 0:
@@ -581,6 +666,12 @@ class Categorical(Prior):
         self.metric = "absolute" if numeric else "discrete"
         if numeric:
             items.sort(key=lambda kv: float(kv[0]))
+            low, high = float(items[0][0]), float(items[-1][0])
+            if len(items) > 1 and not math.isfinite(high - low):
+                raise ParameterError(
+                    f"mapping: the values span [{low!r}, {high!r}], too wide for float64 "
+                    "distances; express the attribute in a larger unit"
+                )
         self.values = [k for k, _ in items]
         self.probs = np.array([v for _, v in items]) / total
         self._x = np.array([float(k) for k in self.values]) if numeric else None

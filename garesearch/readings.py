@@ -52,7 +52,7 @@ from collections.abc import Callable
 import numpy as np
 
 from . import bound
-from ._evaluate import check, finish, to_values, workdps
+from ._evaluate import as_float_array, check, finish, first_bad, to_values, workdps
 from .errors import InfeasibleError, ParameterError
 
 __all__ = [
@@ -94,13 +94,9 @@ def posterior_belief_bound(*, epsilon, p, dps: int | None = None):
 
 def _world_prior(m, dps):
     """The uniform prior ``1/m`` of one of Lee and Clifton's ``m > 1`` worlds (float or mpmath)."""
-    mm = np.asarray(m, dtype=float)
+    mm = to_values(dps, m=m)["m"]
     check("m", mm, 1, np.inf)
-    if dps is None:
-        return 1 / mm
-    import mpmath
-
-    return 1 / mpmath.mpf(m)
+    return 1 / mm
 
 
 def lee_clifton_posterior(*, epsilon, m, distance=1.0, dps: int | None = None):
@@ -162,13 +158,9 @@ def lee_clifton_epsilon(*, rho, m, distance=1.0, dps: int | None = None):
         Unless :math:`1/m < \rho < 1`.
     """
     with workdps(dps):  # 1/m, rho - 1/m and 1 - 1/m at the working precision
-        p = _world_prior(m, dps)
-        if dps is None:
-            r = np.asarray(rho, dtype=float)
-        else:
-            import mpmath
-
-            r = mpmath.mpf(rho)
+        v = to_values(dps, m=m, rho=rho)  # checked and broadcast together
+        p = _world_prior(v["m"], dps)
+        r = v["rho"]
         check("rho - 1/m", r - p, 0, 1 - p)
         return bound.epsilon_for_advantage(delta=r - p, p=p, q=1 - p, a=distance, dps=dps)
 
@@ -241,7 +233,8 @@ def membership_advantage(*, epsilon, delta=0.0):
     check("delta", v["delta"], 0, 1, low_open=False, high_open=False)
     e = v["epsilon"]
     # (e^eps - 1 + 2 delta)/(e^eps + 1) = tanh(eps/2) + 2 delta/(e^eps + 1), without overflow
-    return finish(np.tanh(e / 2) + 2 * v["delta"] * np.exp(-np.logaddexp(0, e)), None)
+    out = np.tanh(e / 2) + 2 * v["delta"] * np.exp(-np.logaddexp(0, e))
+    return finish(np.minimum(out, 1.0), None)  # the exact value is at most 1; rounding is not
 
 
 def kazan_reiter_ratio(*, epsilon, p):
@@ -267,7 +260,13 @@ def kazan_reiter_ratio(*, epsilon, p):
     check("epsilon", v["epsilon"], 0, np.inf, low_open=False)
     check("p", v["p"], 0, 1, high_open=False)
     e = v["epsilon"]
-    return finish(1 / (np.exp(-e) + v["p"] * -np.expm1(-e)), None)
+    with np.errstate(all="ignore"):
+        out = 1 / (np.exp(-e) + v["p"] * -np.expm1(-e))
+    if not np.all(np.isfinite(out)):
+        raise ParameterError(
+            "the ratio bound exceeds the float64 range (about 1.8e308) for these epsilon and p"
+        )
+    return finish(out, None)
 
 
 def kazan_reiter_epsilon(profile: float | Callable, *, p):
@@ -295,10 +294,17 @@ def kazan_reiter_epsilon(profile: float | Callable, *, p):
     InfeasibleError
         If some ``r*(p) <= 1`` (only epsilon = 0 meets it).
     """
-    pp = np.atleast_1d(np.asarray(p, dtype=float))
+    pp = np.atleast_1d(to_values(None, p=p)["p"])
+    if pp.size == 0:
+        raise ParameterError("p must hold at least one prior risk")
     check("p", pp, 0, 1)
-    r = np.broadcast_to(np.asarray(profile(pp) if callable(profile) else profile, dtype=float),
-                        pp.shape)
+    r = as_float_array("profile", profile(pp) if callable(profile) else profile)
+    try:
+        r = np.broadcast_to(r, pp.shape)
+    except ValueError:
+        raise ParameterError(f"profile must give one ratio per prior in p ({pp.size}); got shape {r.shape}") from None
+    if not np.all(np.isfinite(r)):
+        raise ParameterError(f"profile must give finite ratios r*(p); got {first_bad(r, ~np.isfinite(r))}")
     if np.any(r <= 1):
         raise InfeasibleError("a risk profile r*(p) <= 1 allows no information: epsilon = 0")
     binding = r * pp < 1

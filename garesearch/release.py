@@ -3,11 +3,18 @@ r"""Calibrated releases: a garesearch epsilon, a query's sensitivity, and real n
 Given the epsilon that garesearch computed (per unit of the attribute's distance) and the
 sensitivity of the query (its largest change per unit of that distance), the Laplace
 mechanism adds noise of scale :math:`\xi = \Delta/\epsilon` (Sec. 6: ``1/0.539 = 1.86`` for the
-cats COUNT).  :func:`laplace_release` draws that noise with numpy (``backend="numpy"``,
-seedable) or with OpenDP's Laplace measurement (``backend="opendp"``: the optional extra
-``pip install garesearch[opendp]``; OpenDP draws from its own secure generator, so
-``seed`` is ignored there), and reports the ``confidence`` error interval from
-:func:`garesearch.noise.noise_bound`.
+cats COUNT).  :func:`laplace_release` draws that noise with OpenDP's Laplace measurement
+when OpenDP is installed (the optional extra ``pip install 'garesearch[opendp]'``; OpenDP
+samples from its own secure generator without floating-point leaks), and otherwise, or when
+a ``seed`` is given, with numpy.  numpy's floating-point Laplace sampler is open to the
+attack of I. Mironov, "On significance of the least significant bits for differential
+privacy", CCS 2012: its outputs reveal more than epsilon allows.  Every release drawn with
+numpy says so with an :class:`InsecureNoiseWarning` and in its ``backend`` field; use it to
+teach and to test, not to publish.  The release reports the ``confidence`` error interval
+from :func:`garesearch.noise.noise_bound`.
+
+A :class:`Release` never holds the exact answer: printing, logging or serialising one
+cannot leak it.
 
 Two example tables (synthetic, fixed seed) follow the paper's Sec. 6: a ``cat`` table
 (gender uniform, colours ``{red 0.2, white 0.1, tabby 0.25, black 0.4, tortoise 0.05}``) for
@@ -18,15 +25,18 @@ epsilon is per unit of salary).
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
 
 from . import noise as _noise
+from ._evaluate import as_float_array, scalar_values
 from .errors import ParameterError
 
 __all__ = [
     "CAT_COLOURS",
+    "InsecureNoiseWarning",
     "Release",
     "count_female_tabby",
     "laplace_noise",
@@ -39,18 +49,30 @@ __all__ = [
 
 CAT_COLOURS = {"red": 0.2, "white": 0.1, "tabby": 0.25, "black": 0.4, "tortoise": 0.05}
 _BACKENDS = ("numpy", "opendp")
+#: largest number of draws of :func:`laplace_noise` (memory: 8 bytes each)
+_MAX_DRAWS = 10**8
+_NUMPY_NOTE = (
+    "numpy's floating-point Laplace sampler is open to the attack of Mironov (CCS 2012): "
+    "its output can reveal the exact answer; use it to teach and to test, not to publish. "
+    "Install OpenDP for releases: pip install 'garesearch[opendp]'"
+)
+
+
+class InsecureNoiseWarning(UserWarning):
+    """A release drew its noise with numpy's floating-point sampler (Mironov, CCS 2012)."""
 
 
 @dataclass(frozen=True)
 class Release:
     """A noisy answer and what it means (Sec. 6.1 and 6.2; the error interval of App. A.1).
 
+    The exact answer is deliberately not kept: a release can be printed, logged and
+    serialised without leaking it.
+
     Attributes
     ----------
     value : float
         The released (noisy) answer.
-    true_value : float
-        The exact answer (kept for evaluation; never publish it).
     epsilon, sensitivity, scale : float
         The mechanism: Laplace noise of scale ``sensitivity / epsilon``.
     confidence : float
@@ -58,14 +80,14 @@ class Release:
     error_bound : float
         The noise stays within this with probability ``confidence`` (App. A.1).
     interval : tuple
-        ``(value - error_bound, value + error_bound)``: covers ``true_value`` with
+        ``(value - error_bound, value + error_bound)``: covers the exact answer with
         probability ``confidence``.
     backend : str
-        ``"numpy"`` or ``"opendp"``.
+        ``"opendp"`` (OpenDP's Laplace measurement) or ``"numpy (floating-point sampler,
+        not for publication: Mironov 2012)"``.
     """
 
     value: float
-    true_value: float
     epsilon: float
     sensitivity: float
     scale: float
@@ -97,7 +119,7 @@ def _opendp_measurement(scale: float, vector: bool):
         import opendp.prelude as dp
     except ImportError:
         raise ParameterError(
-            "backend='opendp' needs the optional OpenDP package: pip install 'garesearch[opendp]'"
+            "backend='opendp' needs the optional package opendp: pip install 'garesearch[opendp]'"
         ) from None
     dp.enable_features("contrib")
     try:  # OpenDP >= 0.11 needs non-NaN floats for the absolute/L1 distance
@@ -108,15 +130,22 @@ def _opendp_measurement(scale: float, vector: bool):
         space = dp.vector_domain(atom), dp.l1_distance(T=float)
     else:
         space = atom, dp.absolute_distance(T=float)
-    return dp.m.make_laplace(*space, scale=scale)
+    try:
+        return dp.m.make_laplace(*space, scale=scale)
+    except Exception as exc:  # OpenDPException: a scale OpenDP cannot use
+        raise ParameterError(f"scale: OpenDP's Laplace measurement rejects scale={scale!r} ({exc})") from None
 
 
-def _check_backend(backend):
-    if backend not in _BACKENDS:
-        raise ParameterError(f"backend must be one of {_BACKENDS}; got {backend!r}")
+def _backend(backend, seed) -> str:
+    """The backend to draw from: ``backend``, or by default OpenDP if installed (and no seed)."""
+    if backend is None:
+        return "opendp" if seed is None and opendp_available() else "numpy"
+    if not isinstance(backend, str) or backend not in _BACKENDS:
+        raise ParameterError(f"backend must be one of {_BACKENDS} or None (automatic); got {backend!r}")
+    return backend
 
 
-def laplace_noise(size: int, *, scale: float, backend: str = "numpy", seed=None) -> np.ndarray:
+def laplace_noise(size: int, *, scale: float, backend: str | None = None, seed=None) -> np.ndarray:
     """``size`` independent Laplace(``scale``) draws (Sec. 6.1, the Laplace mechanism).
 
     The noise of the Laplace mechanism that Sec. 6.1 uses (after Dwork 2006, the paper's
@@ -126,11 +155,12 @@ def laplace_noise(size: int, *, scale: float, backend: str = "numpy", seed=None)
     Parameters
     ----------
     size : int
-        Number of draws.
+        Number of draws, in [0, 10^8].
     scale : float
         Laplace scale, > 0.
-    backend : {"numpy", "opendp"}
-        Where the draws come from.
+    backend : {"numpy", "opendp"}, optional
+        Where the draws come from; default OpenDP when it is installed and no ``seed`` is
+        given, else numpy (module docstring: numpy's sampler is for teaching and tests).
     seed : int or numpy.random.Generator, optional
         For the numpy backend (OpenDP uses its own secure generator).
 
@@ -139,67 +169,103 @@ def laplace_noise(size: int, *, scale: float, backend: str = "numpy", seed=None)
     ndarray
         ``size`` draws.
     """
-    _check_backend(backend)
-    if not (np.isfinite(scale) and scale > 0):
+    backend = _backend(backend, seed)
+    scale = scalar_values(scale=scale)["scale"]
+    if not scale > 0:
         raise ParameterError(f"scale must lie in (0, inf); got {scale}")
+    if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or not 0 <= size <= _MAX_DRAWS:
+        raise ParameterError(f"size must be an integer in [0, {_MAX_DRAWS}]; got {size!r}")
     if backend == "numpy":
-        return _noise.sample_noise(size, noise="laplace", scale=scale, rng=seed)
+        return _noise.sample_noise(int(size), noise="laplace", scale=scale, rng=seed)
     meas = _opendp_measurement(float(scale), vector=True)
     return np.asarray(meas([0.0] * int(size)), dtype=float)
 
 
 def laplace_release(
     true_value: float, *, epsilon: float, sensitivity: float = 1.0, confidence: float = 0.95,
-    backend: str = "numpy", seed=None,
+    backend: str | None = None, seed=None,
 ) -> Release:
     r"""Release ``true_value`` with Laplace noise of scale :math:`\Delta/\epsilon` (Sec. 6.1, 6.2).
 
     Sec. 6.1 and 6.2 add Laplace noise of scale :math:`1/\epsilon` to a query of sensitivity 1
     (``1/0.539 = 1.86`` for the cats); the error interval is App. A.1's bound
-    (:func:`garesearch.noise.noise_bound`).
+    (:func:`garesearch.noise.noise_bound`).  The returned :class:`Release` does not keep
+    ``true_value``.
 
     Parameters
     ----------
     true_value : float
-        The exact answer of the query.
+        The exact answer of the query (finite).
     epsilon : float
         Epsilon per unit of distance (e.g. from :func:`garesearch.epsilon_for_attribute`), > 0.
     sensitivity : float
         Largest change of the query per unit of distance, > 0.
     confidence : float
         Probability of the reported error interval, in (0, 1).
-    backend : {"numpy", "opendp"}
-        Where the noise comes from (OpenDP: optional, not in the paper).
+    backend : {"opendp", "numpy"}, optional
+        Where the noise comes from.  Default: OpenDP's Laplace measurement when OpenDP is
+        installed and no ``seed`` is given; otherwise numpy, with an
+        :class:`InsecureNoiseWarning` (floating-point noise, Mironov 2012: not for
+        publication).
     seed : int or numpy.random.Generator, optional
-        For the numpy backend.
+        Reproducible numpy draws (implies the numpy backend by default).
 
     Returns
     -------
     Release
+
+    Warns
+    -----
+    InsecureNoiseWarning
+        Whenever the noise comes from numpy.
 
     Notes
     -----
     With OpenDP the measurement's own privacy map is checked: ``map(sensitivity)`` must
     not exceed ``epsilon`` (up to OpenDP's conservative rounding, relative ``1e-9``).
     """
-    _check_backend(backend)
-    scale = _noise.laplace_scale(epsilon=epsilon, sensitivity=sensitivity)
-    if not 0 < confidence < 1:
-        raise ParameterError(f"confidence must lie in (0, 1); got {confidence}")
-    bound = _noise.noise_bound(confidence, noise="laplace", scale=scale)
+    backend = _backend(backend, seed)
+    v = scalar_values(true_value=true_value, epsilon=epsilon, sensitivity=sensitivity,
+                      confidence=confidence)
+    scale = _noise.laplace_scale(epsilon=v["epsilon"], sensitivity=v["sensitivity"])
+    if not 0 < v["confidence"] < 1:
+        raise ParameterError(f"confidence must lie in (0, 1); got {v['confidence']}")
+    bound = _noise.noise_bound(v["confidence"], noise="laplace", scale=scale)
     if backend == "numpy":
-        value = float(true_value) + float(laplace_noise(1, scale=scale, seed=seed)[0])
+        warnings.warn(_NUMPY_NOTE, InsecureNoiseWarning, stacklevel=2)
+        value = v["true_value"] + float(laplace_noise(1, scale=scale, backend="numpy", seed=seed)[0])
+        label = "numpy (floating-point sampler, not for publication: Mironov 2012)"
     else:
         meas = _opendp_measurement(float(scale), vector=False)
-        used = meas.map(float(sensitivity))
-        if used > epsilon * (1 + 1e-9):
-            raise ParameterError(f"OpenDP reports epsilon {used} > requested {epsilon}")
-        value = float(meas(float(true_value)))
+        used = meas.map(v["sensitivity"])
+        if not used <= v["epsilon"] * (1 + 1e-9):
+            raise ParameterError(f"OpenDP reports epsilon {used} > requested {v['epsilon']}")
+        value = float(meas(v["true_value"]))
+        label = "opendp"
+    if not np.isfinite(value):
+        raise ParameterError("the noisy value overflows float64: true_value or the scale is too large")
     return Release(
-        value=value, true_value=float(true_value), epsilon=float(epsilon),
-        sensitivity=float(sensitivity), scale=float(scale), confidence=float(confidence),
-        error_bound=float(bound), interval=(value - bound, value + bound), backend=backend,
+        value=value, epsilon=v["epsilon"], sensitivity=v["sensitivity"], scale=float(scale),
+        confidence=v["confidence"], error_bound=float(bound),
+        interval=(value - bound, value + bound), backend=label,
     )
+
+
+def _rows_rng(n, seed):
+    """Check a table size ``n`` and return ``numpy.random.default_rng(seed)``."""
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= n <= _MAX_DRAWS:
+        raise ParameterError(f"n must be an integer in [1, {_MAX_DRAWS}]; got {n!r}")
+    try:
+        return np.random.default_rng(seed)
+    except (TypeError, ValueError):
+        raise ParameterError(f"seed must be an integer >= 0 or a numpy Generator; got {seed!r}") from None
+
+
+def _column(table, name: str) -> np.ndarray:
+    try:
+        return np.asarray(table[name])
+    except (KeyError, TypeError, IndexError, ValueError):
+        raise ParameterError(f"table must be a mapping with a column {name!r} (a 1-d array)") from None
 
 
 def synthetic_cats(n: int = 1000, *, seed: int = 0) -> dict[str, np.ndarray]:
@@ -219,9 +285,7 @@ def synthetic_cats(n: int = 1000, *, seed: int = 0) -> dict[str, np.ndarray]:
     dict of ndarray
         Columns ``gender`` (``"M"``/``"F"``) and ``color``.
     """
-    if int(n) < 1:
-        raise ParameterError(f"n must be a positive integer; got {n}")
-    rng = np.random.default_rng(seed)
+    rng = _rows_rng(n, seed)
     gender = rng.choice(np.array(["M", "F"]), size=n)
     colours = np.array(list(CAT_COLOURS))
     color = rng.choice(colours, size=n, p=np.array(list(CAT_COLOURS.values())))
@@ -243,7 +307,10 @@ def count_female_tabby(table: dict[str, np.ndarray]) -> int:
     int
         The number of female tabby cats.
     """
-    return int(np.sum((table["gender"] == "F") & (table["color"] == "tabby")))
+    gender, color = _column(table, "gender"), _column(table, "color")
+    if gender.shape != color.shape:
+        raise ParameterError(f"table: columns gender and color differ in length ({gender.shape}, {color.shape})")
+    return int(np.sum((gender == "F") & (color == "tabby")))
 
 
 def synthetic_salaries(n: int = 1000, *, seed: int = 0, mu: float = 2000.0,
@@ -267,10 +334,11 @@ def synthetic_salaries(n: int = 1000, *, seed: int = 0, mu: float = 2000.0,
     dict of ndarray
         Column ``salary``.
     """
-    if int(n) < 1:
-        raise ParameterError(f"n must be a positive integer; got {n}")
-    rng = np.random.default_rng(seed)
-    return {"salary": rng.normal(mu, sigma, size=n)}
+    rng = _rows_rng(n, seed)
+    v = scalar_values(mu=mu, sigma=sigma)
+    if not v["sigma"] > 0:
+        raise ParameterError(f"sigma must be > 0; got {sigma!r}")
+    return {"salary": rng.normal(v["mu"], v["sigma"], size=n)}
 
 
 def salary_sum(table: dict[str, np.ndarray]) -> float:
@@ -289,4 +357,9 @@ def salary_sum(table: dict[str, np.ndarray]) -> float:
     float
         The total salary.
     """
-    return float(np.sum(table["salary"]))
+    salary = as_float_array("table['salary']", _column(table, "salary"))
+    with np.errstate(all="ignore"):
+        total = float(np.sum(salary))
+    if not np.isfinite(total):
+        raise ParameterError("table['salary'] must hold finite numbers whose sum is finite")
+    return total

@@ -18,7 +18,6 @@ status is non-zero if any step fails, and the last line says which.
 
 from __future__ import annotations
 
-import argparse
 import concurrent.futures
 import importlib.util
 import multiprocessing
@@ -28,6 +27,9 @@ import time
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
+
+from ._commands import OneLineParser
+from ._optional import require
 
 __all__ = ["NotebookRun", "execute_notebook", "find_notebooks", "main", "project_root"]
 
@@ -92,8 +94,8 @@ def execute_notebook(
     -------
     NotebookRun
     """
-    import nbclient
-    import nbformat
+    nbclient = require("nbclient", "notebooks", "executing notebooks")
+    nbformat = require("nbformat", "notebooks", "executing notebooks")
     from nbclient.exceptions import CellExecutionError
 
     path = Path(path)
@@ -164,7 +166,7 @@ def _say(text: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the whole reproduction; returns 0 if every step succeeded, 1 otherwise."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="python -m garesearch reproduce", description=__doc__.splitlines()[0]
     )
     parser.add_argument("--output", default="output", help="folder for HTML copies, report, timings")
@@ -181,6 +183,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.jobs < 1:
         parser.error("--jobs must be at least 1")
 
+    # Import the heavy modules once, then fork the workers (they inherit them); spawn where
+    # fork does not exist.
+    for module in ("nbclient", "nbformat", "nbconvert", "ipykernel"):
+        require(module, "notebooks", "garesearch reproduce")
     t0 = time.perf_counter()
     output = Path(args.output)
     figures_dir = Path(args.figures) if args.figures is not None else output / "figures"
@@ -206,10 +212,6 @@ def main(argv: list[str] | None = None) -> int:
 
         copy_mathjax(html_dir / "mathjax")  # once, before the workers start
 
-    # Import the heavy modules once, then fork the workers (they inherit them); spawn where
-    # fork does not exist.
-    import nbclient  # noqa: F401
-    import nbconvert  # noqa: F401
 
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")

@@ -27,6 +27,8 @@ from typing import Any
 import numpy as np
 
 from . import bound
+from ._evaluate import scalar_values
+from ._optional import require
 from .errors import InfeasibleError, ParameterError
 from .priors import Categorical, Normal, Prior, Uniform
 
@@ -74,10 +76,12 @@ def epsilon_state(*, delta: float, p: float, q: float | None = None, a: float = 
         epsilon, ``target`` (``p + delta``), ``worst_p`` (:math:`(1-\delta)/2`), ``message``
         (why there is no epsilon, else ``""``) and the inputs.
     """
-    state: dict[str, Any] = {"delta": delta, "p": p, "q": q, "a": a, "target": p + delta,
-                             "worst_p": (1 - delta) / 2, "epsilon": None, "posterior_bound": None,
+    state: dict[str, Any] = {"delta": delta, "p": p, "q": q, "a": a, "target": None,
+                             "worst_p": None, "epsilon": None, "posterior_bound": None,
                              "message": ""}
     try:
+        v = scalar_values(delta=delta, p=p, a=a, **({} if q is None else {"q": q}))
+        state.update(target=v["p"] + v["delta"], worst_p=(1 - v["delta"]) / 2)
         eps = float(bound.epsilon_for_advantage(delta=delta, p=p, q=q, a=a))
     except (ParameterError, InfeasibleError) as exc:
         state["message"] = str(exc)
@@ -346,7 +350,7 @@ def epsilon_widget(*, delta: float = 0.1, p: float = 0.2, q: float | None = None
     -------
     ipywidgets.interactive
     """
-    import ipywidgets as w
+    w = require("ipywidgets", "notebooks", "the teaching widgets")
 
     def update(delta, p, rest, q, a):
         state = epsilon_state(delta=delta, p=p, q=None if rest else q, a=a)
@@ -386,7 +390,7 @@ def attribute_widget(*, family: str = "normal", scale: float = 1.0, t_offset: fl
     -------
     ipywidgets.interactive
     """
-    import ipywidgets as w
+    w = require("ipywidgets", "notebooks", "the teaching widgets")
 
     def update(family, scale, t_offset, colour, r, delta, construction, a):
         state = attribute_state(family=family, scale=scale, t_offset=t_offset, r=r, delta=delta,

@@ -249,8 +249,12 @@ def test_a_not_positive(a):
 def test_non_finite(bad):
     with pytest.raises(ParameterError, match="must be a finite number"):
         ga.epsilon_for_advantage(delta=0.1, p=bad)
-    with pytest.raises(ParameterError, match="epsilon must be a finite number"):
-        ga.posterior_bound(epsilon=bad, p=0.2)
+    if bad == math.inf:  # no noise: the attacker learns the value, the bound is 1
+        assert ga.posterior_bound(epsilon=bad, p=0.2) == 1.0
+        assert ga.advantage_for_epsilon(epsilon=bad, p=0.2) == pytest.approx(1 - 0.2, rel=1e-15)
+    else:
+        with pytest.raises(ParameterError, match=r"epsilon must (be a number in|lie in) \[0, inf\]"):
+            ga.posterior_bound(epsilon=bad, p=0.2)
 
 
 def test_infeasible_comparison_set():

@@ -9,6 +9,7 @@ import pytest
 
 from garesearch.errors import ParameterError
 from garesearch.release import (
+    InsecureNoiseWarning,
     count_female_tabby,
     laplace_noise,
     laplace_release,
@@ -31,11 +32,13 @@ def test_tables_are_reproducible_and_follow_the_priors():
 
 
 def test_numpy_release_scale_and_interval():
-    r = laplace_release(122, epsilon=0.539, confidence=0.95, seed=7)
+    with pytest.warns(InsecureNoiseWarning, match="Mironov"):
+        r = laplace_release(122, epsilon=0.539, confidence=0.95, seed=7)
     assert r.scale == pytest.approx(1 / 0.539)
     assert r.error_bound == pytest.approx(-math.log(0.05) / 0.539, rel=1e-14)
     assert r.interval[0] == pytest.approx(r.value - r.error_bound)
-    assert laplace_release(122, epsilon=0.539, seed=7).value == r.value  # fixed seed
+    with pytest.warns(InsecureNoiseWarning):
+        assert laplace_release(122, epsilon=0.539, seed=7).value == r.value  # fixed seed
 
 
 def test_numpy_noise_statistics_match_scale():
@@ -67,6 +70,7 @@ def test_opendp_release():
     assert abs(np.mean(x)) < 4 * math.sqrt(2) * scale / math.sqrt(x.size)
     r = laplace_release(122.0, epsilon=0.539, backend="opendp")
     assert r.backend == "opendp" and r.scale == pytest.approx(scale)
+    assert laplace_release(122.0, epsilon=0.539).backend == "opendp"  # the default when installed
     # OpenDP's own privacy map agrees with the calibration
     dp.enable_features("contrib")
     try:

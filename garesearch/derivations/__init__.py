@@ -33,11 +33,11 @@ Command line: ``python -m garesearch derivations [--json] [--name NAME]``.
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import json
 import sys
 
+from .._commands import OneLineParser
 from . import lambertw, radius
 from ._core import (
     PROVED,
@@ -175,7 +175,7 @@ def _full(r: Derivation) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m garesearch derivations``: print the table of derivations."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="python -m garesearch derivations",
         description="Every derivation of the paper, re-derived with sympy: proved, proved "
         "under conditions, or refuted with a counterexample.",
