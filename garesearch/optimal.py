@@ -209,30 +209,7 @@ class _Continuous:
     def __init__(self, prior: Prior, r: float, delta: float):
         self.prior, self.r, self.delta = prior, r, delta
         self.low, self.high = prior.support
-        self.ts = self._t_grid()
-
-    def _t_grid(self):
-        prior, r = self.prior, self.r
-        low, high = self.low, self.high
-        pts = []
-        levels = 10.0 ** -np.arange(1.0, 30.01, 0.5)  # within the tilted-tail tables (1e-40)
-        with np.errstate(all="ignore"):
-            qs = np.asarray(prior.quantile(np.array([1e-3, 1 - 1e-3])), dtype=float)
-            if math.isinf(low):
-                pts.append(np.asarray(prior.quantile(levels), dtype=float))
-            if math.isinf(high):
-                pts.append(np.asarray(prior.upper_quantile(levels), dtype=float))
-            a = qs[0] if math.isinf(low) else low
-            b = qs[1] if math.isinf(high) else high
-            pts.append(np.linspace(a, b, 257))
-            pts.append(np.asarray(prior.quantile(np.linspace(0.002, 0.998, 129)), dtype=float))
-            special = [low, low + r, high - r, high]
-            edges = getattr(prior, "edges", None)
-            if edges is not None:
-                special += list(edges) + list(np.asarray(edges) - r) + list(np.asarray(edges) + r)
-            pts.append(np.asarray(special, dtype=float))
-        ts = np.unique(np.concatenate(pts))
-        return ts[np.isfinite(ts) & (ts >= low) & (ts <= high)]
+        self.ts = prior.t_candidates(r)
 
     def ball(self, t):
         lo, hi = max(t - self.r, self.low), min(t + self.r, self.high)

@@ -166,14 +166,35 @@ class Prior(ABC):
         return high - low
 
     def t_candidates(self, r: float) -> np.ndarray:
-        """True values to scan when searching for the worst case (``t=None``)."""
-        u = np.concatenate([[1e-6, 1e-4], np.linspace(0.001, 0.999, 61), [1 - 1e-4, 1 - 1e-6]])
-        ts = [np.asarray(self.quantile(u), dtype=float)]
+        """True values to scan when searching for the worst case (``t=None``).
+
+        The grid reaches every unbounded tail down to tail masses of 1e-30 (two points per
+        decade), 257 even steps through the bulk (or the whole bounded support), 129 quantiles,
+        and the points where the ball's ends meet the support's ends or breakpoints
+        (``low + r``, ``high - r``, ``edges +- r``).  Beyond 1e-30 the searches use each
+        construction's analytic limit as ``t`` goes to the end of the support.
+        """
         low, high = self.support
-        extra = [x for x in (low, low + r, high - r, high) if np.isfinite(x)]
-        ts.append(np.asarray(extra, dtype=float))
-        ts = np.unique(np.concatenate(ts))
-        return ts[(ts >= low) & (ts <= high)]
+        pts = []
+        levels = 10.0 ** -np.arange(1.0, 30.01, 0.5)
+        with np.errstate(all="ignore"):
+            qs = np.asarray(self.quantile(np.array([1e-3, 1 - 1e-3])), dtype=float)
+            if math.isinf(low):
+                pts.append(np.asarray(self.quantile(levels), dtype=float))
+            if math.isinf(high):
+                pts.append(np.asarray(self.upper_quantile(levels), dtype=float))
+            a = qs[0] if math.isinf(low) else low
+            b = qs[1] if math.isinf(high) else high
+            pts.append(np.linspace(a, b, 257))
+            pts.append(np.asarray(self.quantile(np.linspace(0.002, 0.998, 129)), dtype=float))
+            special = [low, low + r, high - r, high]
+            edges = getattr(self, "edges", None)
+            if edges is not None:
+                edges = np.asarray(edges, dtype=float)
+                special += [*edges, *(edges - r), *(edges + r)]
+            pts.append(np.asarray(special, dtype=float))
+        ts = np.unique(np.concatenate(pts))
+        return ts[np.isfinite(ts) & (ts >= low) & (ts <= high)]
 
     @property
     def is_finite(self) -> bool:
