@@ -96,6 +96,7 @@ _SUBMODULES = {
     "release",
     "readings",
     "events",
+    "goal_optimal",
     "composition",
     "widgets",
     "cli",
