@@ -1004,6 +1004,29 @@ def _formula_side(model: _Model, tc, target, upper, rtol, eps0=None):
                    lambda: count[0], lambda: {"parts": n})
 
 
+def _formula_bracket(model: _Model, tc, target, upper, rtol=1e-4) -> _Side:
+    """The product bound's sound epsilon and the split-rate product witness's epsilon (any
+    norm): two roots, no search."""
+    solvers = [_part_solver(model, k, tc, upper) for k in range(len(model.parts))]
+    n, norm = len(solvers), model.norm
+    q = 1.0 if math.isinf(norm) else (math.inf if norm == 1 else norm / (norm - 1))
+    weights = [1.0 if norm == 1 else n ** (-1.0 / q)] * n
+    scale = max(_model_scale(model), 1e-300)
+
+    def bound(eps):
+        return _goal_probability(model.terms, [_odds_to_post(sv(eps)[0]) for sv in solvers])
+
+    b = _root(bound, target, upper, scale=scale, rtol=rtol)
+    lo = b * (1 - 2 * rtol) if math.isfinite(b) else math.inf
+    while math.isfinite(lo) and lo > 0 and ((bound(lo) > target) if upper else (bound(lo) < target)):
+        lo /= 2
+    e = lo if math.isfinite(lo) else 1.0 / scale
+    wit = _ProductWitness(model.terms, [sv(e * w)[1] for sv, w in zip(solvers, weights, strict=True)], weights)
+    hi = _root(wit.posterior, target, upper, lo=e / 4, scale=scale, rtol=rtol)
+    post = wit.posterior(hi) if math.isfinite(hi) else math.nan
+    return _Side(lo, hi, wit, post, 0, {})
+
+
 def _model_scale(model: _Model) -> float:
     """A length scale of the goal: the largest spread of a numeric coordinate (1 if none)."""
     spreads = [_spread(p) for p, d in zip(model.priors, model.discrete, strict=True) if not d]
@@ -1574,7 +1597,8 @@ def _grid_side(model, tc, target, upper, rtol, budget, eps0, max_nodes, log=None
             if log is not None:
                 log.append({"nodes": size["nodes"], "eps": trial, "bound": bound, "lo": lo, "hi": hi,
                             "seconds": time.perf_counter() - t0})
-            if (math.isfinite(hi) and lo > 0 and hi - lo <= rtol * hi) or time.perf_counter() - t0 > budget:
+            if (math.isfinite(hi) and lo > 0 and hi - lo <= rtol * hi) or (
+                    time.perf_counter() - t0 > budget and lo > 0):
                 break
             top = min(up, hi)
             # secant on logit(bound) against log(eps) through the grid's last two points
@@ -1664,11 +1688,11 @@ class _PyramidWitness:
             out = max(out, self.a[c] - lo, hi - self.b[c])
         return out
 
-    def posterior(self, eps: float) -> float:
+    def posterior(self, eps: float, levels: int = 20001) -> float:
         smax = self._smax()
         if self.upper:
             # levels even in e^{-eps s}; A (inside) from below, B (outside) from above
-            e = np.linspace(1.0, math.exp(-eps * smax), 20001)
+            e = np.linspace(1.0, math.exp(-eps * smax), levels)
             s = -np.log(e) / eps
             s[0] = 0.0
             tot, ins = self._masses(s)
@@ -1678,7 +1702,7 @@ class _PyramidWitness:
             B = float(np.sum(out[1:] * de) + out[-1] * e[-1] + (1 - tot[-1]) * e[-1])
             return _odds_to_post(math.log(A) - math.log(B)) if A > 0 and B > 0 else (0.0 if A <= 0 else 1.0)
         # inverted: int_S e^{eps d} dF = F(S) + int_0^inf eps e^{eps s} F(S minus C_s) ds
-        s = np.linspace(0.0, smax, 20001)
+        s = np.linspace(0.0, smax, levels)
         tot, ins = self._masses(s)
         goal_in = ins[-1] + 0.0
         p_in = float(self._masses(np.array([1e300]))[1][0])
@@ -1740,13 +1764,13 @@ def _best_pyramid(model: _Model, tc, eps: float, upper: bool) -> _PyramidWitness
             a, b = a0.copy(), b0.copy()
             lo, hi = z[: len(num)], z[len(num):]
             a[num], b[num] = np.minimum(lo, hi), np.maximum(lo, hi)
-            return sign * _PyramidWitness(model, tc, a, b, upper).posterior(eps)
+            return sign * _PyramidWitness(model, tc, a, b, upper).posterior(eps, levels=1001)
 
         z0 = np.concatenate([a0[num], b0[num]])
         scale = max(_model_scale(model), 1e-12)
         simplex = [z0] + [z0 + 0.1 * scale * np.eye(len(z0))[i] for i in range(len(z0))]
         res = minimize(f, z0, method="Nelder-Mead",
-                       options={"initial_simplex": simplex, "xatol": 1e-4 * scale, "fatol": 1e-7, "maxfev": 400})
+                       options={"initial_simplex": simplex, "xatol": 1e-4 * scale, "fatol": 1e-6, "maxfev": 250})
         if best is None or res.fun < best[0]:
             a, b = a0.copy(), b0.copy()
             a[num], b[num] = np.minimum(res.x[: len(num)], res.x[len(num):]), np.maximum(res.x[: len(num)], res.x[len(num):])
@@ -1894,7 +1918,7 @@ def _solve_t(model: _Model, tv, delta, sides, rtol, budget, max_nodes, at=None):
         else:
             f = None
             if all(p_.kind != "ball" for p_ in model.parts):
-                f = _formula_side(model, tc, target, upper, 1e-3)
+                f = _formula_bracket(model, tc, target, upper)
             side = _grid_side(model, tc, target, upper, rtol or 0.01,
                               budget / len(targets), f.lo if f else at, max_nodes)
             if f is not None and f.lo > side.lo:  # the product bound is sound for every norm
