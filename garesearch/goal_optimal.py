@@ -621,8 +621,8 @@ def _log_diff_ndtr(a, b):
     flip = a > 0
     hi = np.where(flip, log_ndtr(-a), log_ndtr(b))
     lo = np.where(flip, log_ndtr(-b), log_ndtr(a))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = hi + np.log1p(-np.exp(lo - hi))
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        out = hi + np.log1p(-np.exp(np.minimum(lo - hi, 0.0)))
     return np.where(b > a, out, -np.inf)
 
 
@@ -957,7 +957,7 @@ def _part_solver(model: _Model, k: int, tc, upper: bool):
     part = model.parts[k]
     prior = model.priors[part.coords[0]]
     if part.kind == "disc":
-        pk = float(prior.probability(tc[part.coords[0]]))
+        pk = float(prior.probs[int(tc[part.coords[0]])])
         base = math.log(pk) - math.log1p(-pk)
 
         def solve_disc(eps):
@@ -1212,8 +1212,13 @@ def _cone_integrals(axes, cells, nodes, eps, kappa, norm1_exact):
             ep = np.exp(lam * lev)
             plus[sel] = (m * ep[:, 0] + np.sum((m[:, None] - G[:, :-1]) * (ep[:, 1:] - ep[:, :-1]), axis=1)
                          + _tail_rest([ax for ax in axes], cells[sel], z[sel], m, cut, lam))
-    with np.errstate(divide="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore"):
         lp2, lm2 = np.log(plus), np.log(np.maximum(minus, 0.0))
+    # an overflow (inf * 0) leaves no bound: +inf for the upper one, -inf for the lower one
+    lp2 = np.where(np.isnan(lp2), np.inf, lp2)
+    lm2 = np.where(np.isnan(lm2), -np.inf, lm2)
+    lp = np.where(np.isnan(lp), np.inf, lp)
+    lm = np.where(np.isnan(lm), -np.inf, lm)
     return np.minimum(lp, lp2) + _MARGIN, np.maximum(lm, lm2) - _MARGIN
 
 
@@ -1515,6 +1520,8 @@ def _initial_axes(model: _Model, tc) -> list[_Axis]:
             if c in part.coords:
                 t, r = tc[c], part.r
                 pts += [t - r, t + r, t, t - r / 2, t + r / 2]
+                if part.kind == "ball":  # the ball's edge crosses cells: start finer there
+                    pts += list(t + r * np.linspace(-1.25, 1.25, 21))
         pts = [x for x in pts if math.isfinite(x) and low <= x <= high]
         axes.append(_continuous_axis(prior, pts))
     return axes
@@ -1529,6 +1536,9 @@ def _refine_axes(grid: _Grid, frac: float = 0.3) -> list[_Axis] | None:
     rel = np.maximum(last["I"], 0.0)
     rel = rel / rel.sum() if rel.sum() > 0 else rel
     gap = np.abs(rel - w)
+    # cells that straddle the edge of X' count fully: the relaxation puts them on one side,
+    # the witness on the other
+    gap = gap + np.where(grid.kind == 2, rel + w, 0.0)
     out, changed = [], False
     for i, ax in enumerate(grid.axes):
         if ax.finite:
@@ -1582,6 +1592,8 @@ def _grid_side(model, tc, target, upper, rtol, budget, eps0, max_nodes, log=None
         grid = _Grid(model, tc, axes, base=base)
         size = grid.size
         for _ in range(4):
+            if lps > 0 and time.perf_counter() - t0 > budget:
+                break
             bound, wit = grid.solve(trial, upper)
             lps += 1
             safe = bound <= target if upper else bound >= target
@@ -1597,8 +1609,7 @@ def _grid_side(model, tc, target, upper, rtol, budget, eps0, max_nodes, log=None
             if log is not None:
                 log.append({"nodes": size["nodes"], "eps": trial, "bound": bound, "lo": lo, "hi": hi,
                             "seconds": time.perf_counter() - t0})
-            if (math.isfinite(hi) and lo > 0 and hi - lo <= rtol * hi) or (
-                    time.perf_counter() - t0 > budget and lo > 0):
+            if (math.isfinite(hi) and lo > 0 and hi - lo <= rtol * hi) or time.perf_counter() - t0 > budget:
                 break
             top = min(up, hi)
             # secant on logit(bound) against log(eps) through the grid's last two points
@@ -1619,7 +1630,7 @@ def _grid_side(model, tc, target, upper, rtol, budget, eps0, max_nodes, log=None
         up = math.inf
         if (math.isfinite(hi) and lo > 0 and hi - lo <= rtol * hi) or time.perf_counter() - t0 > budget:
             break
-        if grid.nnode >= max_nodes:
+        if grid.nnode >= max_nodes or not hasattr(grid, "last"):
             break
         axes = _refine_axes(grid)
         if axes is None or math.prod(len(ax.nodes) for ax in axes) > max_nodes:
@@ -1887,14 +1898,18 @@ def _witness_info(side: _Side, method: str) -> dict:
 def _solve_t(model: _Model, tv, delta, sides, rtol, budget, max_nodes, at=None):
     """Both sides at one true record; ``at``: only check whether epsilon ``at`` is certified."""
     tc = _t_codes(model, _t_coords(model, tv))
-    p = _p_goal(model, tv)
     method = _method(model)
+    rec = None
+    if method == "lp":  # p from the same records as the LP (ties at the ball's edge included)
+        rec = _Records(model)
+        p = float(np.sum(rec.m[_inside(model, rec.X, tc)]))
+    else:
+        p = _p_goal(model, tv)
     targets = [("upper", p + delta, True)]
     if sides == "both":
         targets.append(("lower", p - delta, False))
     out: dict = {"p": p, "method": method, "tc": tc, "sides": {}}
     t0 = time.perf_counter()
-    rec = None
     for name, target, upper in targets:
         if (upper and target >= 1) or (not upper and target <= 0) or (upper and p <= 0):
             out["sides"][name] = _Side(math.inf, math.inf)
@@ -1925,9 +1940,26 @@ def _solve_t(model: _Model, tv, delta, sides, rtol, budget, max_nodes, at=None):
                 side.lo = f.lo
             if f is not None and f.hi < side.hi:
                 side.hi, side.witness, side.posterior = f.hi, f.witness, f.posterior
+            sound = _sound_construction(model, tv, delta, upper)
+            if sound > side.lo:  # never below the comparison-set construction (Theorems 1, 2)
+                side.lo = min(sound, side.hi)
             out["sides"][name] = side
     out["seconds"] = time.perf_counter() - t0
     return out
+
+
+def _sound_construction(model: _Model, tv, delta, upper) -> float:
+    """The epsilon of one side by :func:`garesearch.events.epsilon_for_goal`'s sound
+    construction (a sound lower end; 0 where it has none)."""
+    from .events import epsilon_for_goal
+
+    try:
+        res = epsilon_for_goal(_rebuild(model), delta=delta, t=list(tv), norm=model.norm,
+                               sides="upper" if upper else "both")
+    except (InfeasibleError, ParameterError):
+        return 0.0
+    e = res.epsilon_upper if upper else res.epsilon_lower
+    return float(e) if e > 0 else 0.0
 
 
 def _all_t(model: _Model) -> list:
