@@ -442,6 +442,10 @@ def test_bad_input():
     other = Attribute(Categorical({i: 1 / 200 for i in range(200)}), r=0, name="other")
     with pytest.raises(ParameterError, match="20000"):
         optimal_epsilon(big & other, delta=0.1, t=[0, 0])
+    many = Attribute(Categorical({i: 1 / 50 for i in range(50)}), r=0, name="many")
+    more = Attribute(Categorical({i: 1 / 50 for i in range(50)}), r=0, name="more")
+    with pytest.raises(ParameterError, match="2000"):
+        optimal_epsilon(many & more, delta=0.1)
     with pytest.raises(ParameterError):
         optimal_epsilon("not a goal", delta=0.1)
     with pytest.raises(ParameterError):
