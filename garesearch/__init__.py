@@ -109,6 +109,7 @@ _SUBMODULES = {
     "reconstruction",
     "calibration",
     "events",
+    "goal_optimal",
     "composition",
     "widgets",
     "cli",

@@ -54,6 +54,14 @@ itself fails).
 ``compose_1000_s``
     Time of ``privacy_profile("laplace", scale=30, releases=1000).dp_epsilon(1e-6)`` through
     Google's ``dp_accounting`` (``null`` when it is not installed).  Target <= 10 s.
+``or_two_continuous_s``, ``or_two_continuous_width``
+    Wall time and relative bracket width of
+    :func:`garesearch.goal_optimal.optimal_epsilon` for the OR of two normal attributes,
+    ``N(0, 1)`` with ``r = 0.6`` and ``N(0.5, 1.3)`` with ``r = 0.4``, at ``t = (1, -1)``,
+    ``delta = 0.1``, ``norm = inf``, both sides, with the default refinement budget: the
+    certified bracket :math:`[\epsilon_{lo}, \epsilon_{hi}]` of the optimal epsilon over all
+    epsilon-DP mechanisms (``or_two_continuous_epsilon`` is its sound end).  Targets <= 10 s
+    and a width <= 0.01.  Skipped with ``--skip-goals``, then ``null``.
 ``notebook_max_s``
     Execution time of the slowest notebook in ``notebooks/``, each run top to bottom on a
     fresh kernel, one at a time (:func:`garesearch.reproduce.execute_notebook`, kernel
@@ -93,6 +101,7 @@ __all__ = [
     "notebook_times",
     "optimise_gap",
     "optimise_time",
+    "or_two_continuous",
     "readings_time",
     "run_benchmarks",
     "vector_ratio",
@@ -113,6 +122,8 @@ TARGETS: dict[str, tuple[float, str]] = {
     "average_binary_ms": (5.0, "calibrate average reading, binary secret, Gaussian (warm), ms"),
     "tail_normal_s": (1.0, "tail reading, Normal prior, Gaussian, r, worst t, s"),
     "compose_1000_s": (10.0, "1,000 Laplace releases through the PLD accountant, s"),
+    "or_two_continuous_s": (10.0, "optimal epsilon, OR of two normal attributes at a fixed t, s"),
+    "or_two_continuous_width": (0.01, "its certified bracket's relative width"),
 }
 
 _SALARY = {"mu": 2000.0, "sigma": 235.7, "r": 100.0, "delta": 0.1}
@@ -420,6 +431,27 @@ def notebook_times(folder: str | Path | None = None, *, timings: str | Path | No
     }
 
 
+def or_two_continuous(budget: float = 60.0) -> dict[str, object]:
+    """Time and bracket of the optimal epsilon of an OR of two normal attributes (see the
+    module docstring)."""
+    from .events import Attribute
+    from .goal_optimal import optimal_epsilon
+    from .priors import Normal
+
+    a = Attribute(Normal(0.0, 1.0), r=0.6, name="a")
+    b = Attribute(Normal(0.5, 1.3), r=0.4, name="b")
+    t0 = time.perf_counter()
+    res = optimal_epsilon(a | b, delta=0.1, t={"a": 1.0, "b": -1.0}, budget=budget)
+    return {
+        "or_two_continuous_s": time.perf_counter() - t0,
+        "or_two_continuous_width": res.rel_width,
+        "or_two_continuous_epsilon": res.epsilon,
+        "or_two_continuous_epsilon_hi": res.epsilon_hi,
+        "or_two_continuous_binding": res.binding,
+        "or_two_continuous_nodes": max(res.lp["upper"].get("nodes", 0), res.lp["lower"].get("nodes", 0)),
+    }
+
+
 def machine() -> dict[str, object]:
     """CPU model, cores, load, Python and library versions of this run."""
     import scipy
@@ -453,6 +485,7 @@ def run_benchmarks(
     skip_tests: bool = False,
     skip_derivations: bool = False,
     skip_notebooks: bool = False,
+    skip_goals: bool = False,
     log=None,
 ) -> dict[str, object]:
     """Run every benchmark; returns the measurements (see the module docstring).
@@ -497,6 +530,10 @@ def run_benchmarks(
         reuse = out["reproduce_exit_status"] == 0 and tsv.is_file()
         say("reading the notebook timings of make reproduce ..." if reuse else "timing the notebooks ...")
         out.update(notebook_times(timings=tsv if reuse else None))
+    out["or_two_continuous_s"] = out["or_two_continuous_width"] = None
+    if not skip_goals:
+        say("bracketing the optimal epsilon of an OR of two normal attributes ...")
+        out.update(or_two_continuous())
     out["machine"] = machine()
     return out
 
@@ -543,6 +580,8 @@ def main(argv: list[str] | None = None) -> int:
         "--skip-derivations", action="store_true", help="do not time the symbolic derivations"
     )
     parser.add_argument("--skip-notebooks", action="store_true", help="do not time the notebooks")
+    parser.add_argument("--skip-goals", action="store_true",
+                        help="do not bracket the optimal epsilon of the OR goal")
     parser.add_argument(
         "--repeat", type=int, default=15, help="runs of the import timing; the others scale with it"
     )
@@ -553,7 +592,7 @@ def main(argv: list[str] | None = None) -> int:
     results = run_benchmarks(
         repeat=args.repeat, size=args.size, skip_reproduce=args.skip_reproduce,
         skip_tests=args.skip_tests, skip_derivations=args.skip_derivations,
-        skip_notebooks=args.skip_notebooks, log=sys.stderr,
+        skip_notebooks=args.skip_notebooks, skip_goals=args.skip_goals, log=sys.stderr,
     )
     if args.json:
         print(json.dumps(results, indent=2))

@@ -32,14 +32,15 @@ KEYS = {
 def test_bench_runs_and_reports_every_key(capsys):
     status = bench.main(
         ["--json", "--repeat", "1", "--size", "1000", "--skip-reproduce", "--skip-tests",
-         "--skip-derivations", "--skip-notebooks"]
+         "--skip-derivations", "--skip-notebooks", "--skip-goals"]
     )
     assert status == 0
     out = json.loads(capsys.readouterr().out)
     assert KEYS <= set(out)
     for key in ("import_ratio", "vector_ratio", "optimise_ms", "mp50_ms"):
         assert out[key] > 0, key
-    for key in ("reproduce_s", "tests_s", "derivations_s", "notebook_max_s"):
+    for key in ("reproduce_s", "tests_s", "derivations_s", "notebook_max_s", "or_two_continuous_s",
+                "or_two_continuous_width"):
         assert out[key] is None, key  # skipped
     # accuracy, measured independently by the benchmark (mpmath at 40-50 digits)
     assert 0 <= out["optimise_rel_gap"] <= 1e-9

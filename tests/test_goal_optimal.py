@@ -1,0 +1,501 @@
+"""Tests of the optimal epsilon of a goal (garesearch.goal_optimal; beyond the paper).
+
+Oracles written here, independent of the module: an all-pairs Charnes-Cooper LP (HiGHS) over
+the product support, brute force over the vertices of that LP on tiny supports (spanning
+trees of tight constraints), the Laplace kernel's posterior by mpmath quadrature at 30
+digits, one-dimensional LPs for the product theorem under l_1, and two-dimensional
+quadrature of the witness mechanisms.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import mpmath
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.optimize import linprog
+from scipy.stats import norm as normal
+
+from garesearch.errors import ParameterError
+from garesearch.events import Attribute, Coordinates
+from garesearch.goal_optimal import optimal_epsilon, worst_posterior
+from garesearch.priors import Categorical, Normal
+
+DELTA = 0.1
+GENDER = {"M": 0.5, "F": 0.5}
+COLOUR = {"red": 0.2, "white": 0.1, "tabby": 0.25, "black": 0.4, "tortoise": 0.05}
+
+
+# ------------------------------------------------------------------------------------------
+# Oracles
+# ------------------------------------------------------------------------------------------
+def support(priors):
+    """Records (tuples of values) and their prior masses of independent finite priors."""
+    recs = list(itertools.product(*[list(p) for p in priors]))
+    mass = np.array([math.prod(p[v] for p, v in zip(priors, rec, strict=True)) for rec in recs])
+    return recs, mass
+
+
+def part_distance(a, b):
+    if isinstance(a, str):
+        return 0.0 if a == b else 1.0
+    return abs(a - b)
+
+
+def record_distance(x, y, norm):
+    d = np.array([part_distance(a, b) for a, b in zip(x, y, strict=True)])
+    if math.isinf(norm):
+        return float(d.max())
+    return float(np.sum(d**norm) ** (1 / norm))
+
+
+def all_pairs_lp(priors, inside_fn, eps, norm, upper=True):
+    """max (min) over every eps-DP likelihood of the posterior of {x : inside_fn(x)}: the
+    Charnes-Cooper LP with a constraint for every ordered pair of records."""
+    recs, m = support(priors)
+    n = len(recs)
+    rows, cols, vals = [], [], []
+    r = 0
+    # variables: the posterior weights u_i = m_i L(x_i) / sum_j m_j L(x_j)
+    for i in range(n):
+        for j in range(n):
+            if i == j:
+                continue
+            rows += [r, r]
+            cols += [i, j]
+            vals += [1.0 / m[i], -math.exp(eps * record_distance(recs[i], recs[j], norm)) / m[j]]
+            r += 1
+    A = sp.csr_matrix((vals, (rows, cols)), shape=(r, n))
+    c = np.array([1.0 if inside_fn(x) else 0.0 for x in recs])
+    res = linprog(-c if upper else c, A_ub=A, b_ub=np.zeros(r), A_eq=np.ones((1, n)), b_eq=[1.0],
+                  bounds=(0, None), method="highs",
+                  options={"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10})
+    assert res.status == 0
+    return -res.fun if upper else res.fun
+
+
+def brute_force(priors, inside_fn, eps, norm, upper=True):
+    """The same optimum by enumerating the LP's vertices: log-likelihoods fixed along a
+    spanning tree of tight pairs (each edge oriented either way), kept if feasible."""
+    recs, m = support(priors)
+    n = len(recs)
+    D = np.array([[record_distance(a, b, norm) for b in recs] for a in recs])
+    inside = np.array([inside_fn(x) for x in recs])
+    signs = np.array(list(itertools.product((-1.0, 1.0), repeat=n - 1)))
+    best = -math.inf if upper else math.inf
+    for prufer in itertools.product(range(n), repeat=n - 2):
+        degree = [1] * n
+        for v in prufer:
+            degree[v] += 1
+        edges = []
+        for v in prufer:
+            leaf = min(i for i in range(n) if degree[i] == 1)
+            edges.append((leaf, v))
+            degree[leaf] -= 1
+            degree[v] -= 1
+        edges.append(tuple(i for i in range(n) if degree[i] == 1))
+        # path matrix from record 0: s_v = sum over the path's edges of +-sign_e * d_e
+        P = np.zeros((n, n - 1))
+        seen = {0: np.zeros(n - 1)}
+        while len(seen) < n:
+            for e, (a, b) in enumerate(edges):
+                if a in seen and b not in seen:
+                    seen[b] = seen[a].copy()
+                    seen[b][e] = D[a, b]
+                elif b in seen and a not in seen:
+                    seen[a] = seen[b].copy()
+                    seen[a][e] = -D[a, b]
+        for v, row in seen.items():
+            P[v] = row
+        S = signs @ P.T  # (patterns, n): log-likelihood per unit of epsilon
+        ok = np.all(S[:, :, None] - S[:, None, :] <= D[None] + 1e-12, axis=(1, 2))
+        if not np.any(ok):
+            continue
+        W = m[None, :] * np.exp(eps * (S[ok] - S[ok].max(axis=1, keepdims=True)))
+        vals = W[:, inside].sum(axis=1) / W.sum(axis=1)
+        best = max(best, vals.max()) if upper else min(best, vals.min())
+    return best
+
+
+def kernel_posterior_mp(mu, sigma, t, r, eps, c, sign=-1, dps=30):
+    """Posterior of [t - r, t + r] under the kernel e^{sign eps |x - c|} and N(mu, sigma^2),
+    by mpmath quadrature."""
+    with mpmath.workdps(dps):
+        mu, sigma, t, r, eps, c = (mpmath.mpf(v) for v in (mu, sigma, t, r, eps, c))
+
+        def f(x):
+            return mpmath.exp(sign * eps * abs(x - c)) * mpmath.npdf(x, mu, sigma)
+
+        pts = sorted({t - r, c, t + r})
+        A = mpmath.quad(f, pts)
+        T = A + mpmath.quad(f, [-mpmath.inf, t - r]) + mpmath.quad(f, [t + r, mpmath.inf])
+        return A / T
+
+
+# ------------------------------------------------------------------------------------------
+# The cats of Sec. 6.1: the optimum over all mechanisms is the paper's number
+# ------------------------------------------------------------------------------------------
+def cats():
+    g = Attribute(Categorical(GENDER), r=0, name="gender")
+    c = Attribute(Categorical(COLOUR), r=0, name="colour")
+    return g, c
+
+
+def test_cats_and_or_are_the_papers_numbers():
+    g, c = cats()
+    res = optimal_epsilon(g & c, delta=DELTA)
+    assert res.t["colour"] == "black" and round(res.epsilon, 4) == 0.5390
+    assert res.p == pytest.approx(0.2, abs=1e-15)
+    res = optimal_epsilon(g | c, delta=DELTA)
+    assert res.t["colour"] == "white" and round(res.epsilon, 4) == 0.4013
+    assert res.binding == "lower"
+
+
+@pytest.mark.parametrize("event", ["and", "or"])
+def test_cats_agree_with_the_all_pairs_lp(event):
+    """Under l_inf two different records are at distance 1: the all-pairs LP over the ten
+    records, at the worst record, crosses p + delta (AND) / p - delta (OR) at the epsilon."""
+    g, c = cats()
+    goal = g & c if event == "and" else g | c
+    res = optimal_epsilon(goal, delta=DELTA)
+    t = (res.t["gender"], res.t["colour"])
+    if event == "and":
+        def inside(x):
+            return x == t
+    else:
+        def inside(x):
+            return x[0] == t[0] or x[1] == t[1]
+    upper = res.binding == "upper"
+    target = res.p + DELTA if upper else res.p - DELTA
+    below = all_pairs_lp([GENDER, COLOUR], inside, res.epsilon * (1 - 1e-6), math.inf, upper)
+    above = all_pairs_lp([GENDER, COLOUR], inside, res.epsilon * (1 + 1e-6), math.inf, upper)
+    if upper:
+        assert below <= target + 1e-12 < above
+    else:
+        assert below >= target - 1e-12 > above
+
+
+# ------------------------------------------------------------------------------------------
+# Finite priors: the reduced LP against the all-pairs LP and brute force
+# ------------------------------------------------------------------------------------------
+def random_case(rng, kinds):
+    priors, atts = [], []
+    for k, kind in enumerate(kinds):
+        n = int(rng.integers(2, 5))
+        w = rng.dirichlet(np.ones(n))
+        if kind == "num":
+            vals = np.round(np.cumsum(rng.uniform(0.3, 2.0, n)), 3)
+            pr = {float(v): float(p) for v, p in zip(vals, w, strict=True)}
+            r = float(rng.choice([0.0, 0.5, 1.0]))
+        else:
+            pr = {f"v{i}": float(p) for i, p in enumerate(w)}
+            r = 0.0
+        priors.append(pr)
+        atts.append(Attribute(Categorical(pr), r=r, name=f"a{k}"))
+    return priors, atts
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("norm", [math.inf, 1.0, 2.0])
+def test_finite_lp_agrees_with_all_pairs_lp(seed, norm):
+    rng = np.random.default_rng(seed)
+    kinds = ["num", "num"] if seed % 3 else ["num", "disc"]
+    priors, atts = random_case(rng, kinds)
+    goal = atts[0] & atts[1] if seed % 2 else atts[0] | atts[1]
+    t = [list(p)[int(rng.integers(len(p)))] for p in priors]
+
+    def within(k, v):
+        return v == t[k] if isinstance(v, str) else abs(v - t[k]) <= atts[k].r
+
+    if seed % 2:
+        def inside(x):
+            return within(0, x[0]) and within(1, x[1])
+    else:
+        def inside(x):
+            return within(0, x[0]) or within(1, x[1])
+    eps = float(rng.choice([0.3, 1.0, 2.5]))
+    for side in ("upper", "lower"):
+        lo, hi = worst_posterior(goal, epsilon=eps, t=t, norm=norm, side=side)
+        ref = all_pairs_lp(priors, inside, eps, norm, upper=side == "upper")
+        assert lo * (1 - 1e-7) - 1e-12 <= ref <= hi * (1 + 1e-7) + 1e-12
+        assert hi - lo <= 1e-7 * hi + 1e-12
+
+
+@pytest.mark.parametrize("norm", [math.inf, 1.0, 2.0])
+def test_finite_lp_agrees_with_brute_force(norm):
+    """Supports of 4 and 6 records, small enough to enumerate every spanning tree."""
+    for pa, pb, r in (({0.0: .6, 1.5: .4}, {0.0: .3, 2.0: .7}, 0.0),
+                      ({0.0: .3, 1.0: .2, 2.5: .5}, {"u": .35, "v": .65}, 1.0)):
+        a = Attribute(Categorical(pa), r=r, name="a")
+        b = Attribute(Categorical(pb), r=0, name="b")
+        t = [list(pa)[1], next(iter(pb))]
+
+        def inside(x, t=t, r=r):
+            return abs(x[0] - t[0]) <= r and x[1] == t[1]
+
+        for eps in (0.4, 1.7):
+            for side in ("upper", "lower"):
+                lo, hi = worst_posterior(a & b, epsilon=eps, t=t, norm=norm, side=side)
+                ref = brute_force([pa, pb], inside, eps, norm, upper=side == "upper")
+                assert lo * (1 - 1e-7) <= ref <= hi * (1 + 1e-7)
+
+
+def test_finite_epsilon_brackets_the_all_pairs_crossing():
+    rng = np.random.default_rng(11)
+    priors, atts = random_case(rng, ["num", "num"])
+    t = [next(iter(p)) for p in priors]
+    res = optimal_epsilon(atts[0] & atts[1], delta=DELTA, t=t, norm=2.0, sides="upper")
+
+    def inside(x):
+        return abs(x[0] - t[0]) <= atts[0].r and abs(x[1] - t[1]) <= atts[1].r
+
+    assert res.rel_width < 1e-6
+    assert all_pairs_lp(priors, inside, res.epsilon_lo, 2.0) <= res.p + DELTA + 1e-9
+    assert all_pairs_lp(priors, inside, res.epsilon_hi * (1 + 1e-6), 2.0) > res.p + DELTA
+    # the witness is a real mechanism: recompute its posterior from its profile
+    s = res.witness["log_likelihood_per_epsilon"]
+    recs, m = support(priors)
+    w = m * np.exp(res.epsilon_hi * s)
+    post = sum(wi for wi, x in zip(w, recs, strict=True) if inside(x)) / w.sum()
+    assert post >= res.p + DELTA - 1e-9
+    assert post == pytest.approx(res.posterior, rel=1e-9)
+
+
+def test_worst_record_over_t_matches_enumeration_with_the_all_pairs_lp():
+    pa = {0.0: 0.5, 1.0: 0.3, 3.0: 0.2}
+    pb = {"x": 0.7, "y": 0.3}
+    a = Attribute(Categorical(pa), r=1.0, name="a")
+    b = Attribute(Categorical(pb), r=0, name="b")
+    res = optimal_epsilon(a | b, delta=DELTA, norm=1.0, sides="upper")
+    worst = math.inf
+    for t in itertools.product(pa, pb):
+        def inside(x, t=t):
+            return abs(x[0] - t[0]) <= 1.0 or x[1] == t[1]
+        p = sum(pa[u] * pb[v] for u, v in itertools.product(pa, pb) if inside((u, v)))
+        if p + DELTA >= 1:
+            continue
+        lo_e, hi_e = 1e-3, 20.0
+        for _ in range(60):  # bisection on the all-pairs LP
+            mid = math.sqrt(lo_e * hi_e)
+            if all_pairs_lp([pa, pb], inside, mid, 1.0) <= p + DELTA:
+                lo_e = mid
+            else:
+                hi_e = mid
+        worst = min(worst, lo_e)
+    assert res.epsilon == pytest.approx(worst, rel=1e-6)
+
+
+# ------------------------------------------------------------------------------------------
+# One attribute: the Laplace kernel
+# ------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("mu,sigma,r", [(0.0, 1.0, 0.5), (2000.0, 235.7, 100.0)])
+def test_one_normal_attribute_is_the_laplace_kernel(mu, sigma, r):
+    """At t = mu the posterior of the Laplace output is symmetric and unimodal in the output,
+    so the kernel centred at t is the worst; its epsilon by mpmath quadrature and findroot."""
+    p = float(normal.cdf(r / sigma) - normal.cdf(-r / sigma))
+    res = optimal_epsilon(Attribute(Normal(mu, sigma), r=r), delta=DELTA, t=[mu], sides="upper")
+    with mpmath.workdps(30):
+        eps = mpmath.findroot(lambda e: kernel_posterior_mp(mu, sigma, mu, r, e, mu) - (p + DELTA),
+                              res.epsilon)
+    assert res.epsilon_lo <= float(eps) * (1 + 1e-12)
+    assert res.epsilon_hi >= float(eps) * (1 - 1e-12)
+    assert res.epsilon == pytest.approx(float(eps), rel=1e-6)
+    assert res.witness["centre"] == pytest.approx(mu, abs=1e-6 * sigma)
+
+
+def test_one_normal_attribute_lower_side_is_the_inverted_kernel():
+    """The infimum over the inverted kernels' centres in X', by a dense scan at 30 digits."""
+    mu, sigma, r, t, eps = 0.0, 1.0, 0.5, 0.3, 0.8
+    lo, hi = worst_posterior(Attribute(Normal(mu, sigma), r=r), epsilon=eps, t=[t], side="lower")
+    cs = np.linspace(t - r, t + r, 41)
+    vals = [kernel_posterior_mp(mu, sigma, t, r, eps, c, sign=+1, dps=20) for c in cs]
+    k = int(np.argmin(vals))
+    best = min(vals[k], min(kernel_posterior_mp(mu, sigma, t, r, eps, c, sign=+1, dps=20)
+                            for c in np.linspace(cs[max(k - 1, 0)], cs[min(k + 1, 40)], 41)))
+    assert lo <= float(best) + 1e-9
+    assert hi == pytest.approx(float(best), rel=1e-6)
+
+
+# ------------------------------------------------------------------------------------------
+# l_1: the product of the one-attribute optima (proved), checked with LPs
+# ------------------------------------------------------------------------------------------
+def test_l1_goal_is_the_product_of_one_attribute_optima():
+    pa = {0.0: 0.25, 1.0: 0.25, 2.0: 0.3, 4.0: 0.2}
+    pb = {0.0: 0.4, 0.5: 0.1, 3.0: 0.5}
+    a = Attribute(Categorical(pa), r=1.0, name="a")
+    b = Attribute(Categorical(pb), r=0.5, name="b")
+    t = (1.0, 0.5)
+    eps = 0.9
+    for side in ("upper", "lower"):
+        up = side == "upper"
+        q1 = all_pairs_lp([pa], lambda x: abs(x[0] - t[0]) <= 1.0, eps, 1.0, up)
+        q2 = all_pairs_lp([pb], lambda x: abs(x[0] - t[1]) <= 0.5, eps, 1.0, up)
+        lo, hi = worst_posterior(a & b, epsilon=eps, t=list(t), norm=1.0, side=side)
+        assert lo == pytest.approx(q1 * q2, rel=1e-7)
+        lo, hi = worst_posterior(a | b, epsilon=eps, t=list(t), norm=1.0, side=side)
+        assert hi == pytest.approx(1 - (1 - q1) * (1 - q2), rel=1e-7)
+        # the product bound is sound for l_inf too, and not attained there
+        lo_inf, hi_inf = worst_posterior(a | b, epsilon=eps, t=list(t), norm=math.inf, side=side)
+        if up:
+            assert hi_inf < 1 - (1 - q1) * (1 - q2) - 1e-3
+        else:
+            assert lo_inf > 1 - (1 - q1) * (1 - q2) + 1e-3
+
+
+def test_l1_continuous_product_matches_the_grid_relaxation():
+    a = Attribute(Normal(0, 1), r=0.6, name="a")
+    b = Attribute(Normal(0.5, 1.3), r=0.4, name="b")
+    lo, hi = worst_posterior(a & b, epsilon=0.8, t=[1.0, -1.0], norm=1.0)
+    assert hi - lo < 1e-7
+    # the product of the one-attribute kernel posteriors, by mpmath
+    u1 = max(kernel_posterior_mp(0, 1, 1.0, 0.6, 0.8, c) for c in np.linspace(0.4, 1.6, 61))
+    u2 = max(kernel_posterior_mp(0.5, 1.3, -1.0, 0.4, 0.8, c) for c in np.linspace(-1.4, -0.6, 41))
+    assert lo >= float(u1 * u2) - 1e-12
+    assert lo == pytest.approx(float(u1 * u2), rel=1e-4)
+
+
+# ------------------------------------------------------------------------------------------
+# Continuous attributes under l_inf: certified brackets
+# ------------------------------------------------------------------------------------------
+def pyramid_posterior_quad(box_lo, box_hi, inside, pri, eps):
+    """Posterior of the box ``inside`` under e^{-eps d_inf(x, C)}, C = [box_lo, box_hi], by the
+    layer-cake formula: int_S e^{-eps d} dF = int_0^inf eps e^{-eps s} F(S and C_s) ds, with the
+    normal masses of the boxes C_s = C grown by s, and adaptive quadrature in s."""
+    from scipy.integrate import quad
+
+    def mass(k, lo, hi):
+        return max(normal.cdf(hi, *pri[k]) - normal.cdf(lo, *pri[k]), 0.0)
+
+    def grown(s, clip):
+        out = 1.0
+        for k in range(2):
+            lo, hi = box_lo[k] - s, box_hi[k] + s
+            if clip:
+                lo, hi = max(lo, inside[k][0]), min(hi, inside[k][1])
+            out *= mass(k, lo, hi) if hi > lo else 0.0
+        return out
+
+    kinks = sorted({0.0, *[abs(box_lo[k] - e) for k in range(2) for e in inside[k]],
+                    *[abs(box_hi[k] - e) for k in range(2) for e in inside[k]]})
+    A = T = 0.0
+    for a0, b0 in zip(kinks, [*kinks[1:], 60.0], strict=True):
+        A += quad(lambda s: eps * math.exp(-eps * s) * grown(s, True), a0, b0, epsabs=1e-15, epsrel=1e-12)[0]
+        T += quad(lambda s: eps * math.exp(-eps * s) * grown(s, False), a0, b0, epsabs=1e-15, epsrel=1e-12)[0]
+    return A / T
+
+
+def test_and_of_two_normals_bracket_is_certified():
+    """AND box under l_inf: sound at epsilon_lo (a finer grid's relaxation stays within
+    delta), and the witness (a shifted pyramid) exceeds p + delta at epsilon_hi, checked by
+    2-D quadrature."""
+    a = Attribute(Normal(0, 1), r=0.6, name="a")
+    b = Attribute(Normal(0.5, 1.3), r=0.4, name="b")
+    t = [1.0, -1.0]
+    res = optimal_epsilon(a & b, delta=DELTA, t=t, sides="upper", budget=2, max_nodes=400)
+    target = res.p + DELTA
+    assert 0 < res.epsilon_lo < res.epsilon_hi < 1.1 * res.epsilon_lo
+    assert res.witness["kind"] == "shifted pyramid"
+    post = pyramid_posterior_quad(res.witness["box_low"], res.witness["box_high"],
+                                  [(0.4, 1.6), (-1.4, -0.6)], [(0, 1), (0.5, 1.3)], res.epsilon_hi)
+    assert post > target
+    assert post == pytest.approx(res.posterior, abs=2e-4)
+
+
+@pytest.mark.slow
+def test_and_of_two_normals_sound_on_a_finer_grid():
+    a = Attribute(Normal(0, 1), r=0.6, name="a")
+    b = Attribute(Normal(0.5, 1.3), r=0.4, name="b")
+    t = [1.0, -1.0]
+    res = optimal_epsilon(a & b, delta=DELTA, t=t, sides="upper", budget=4, max_nodes=400)
+    lo, hi = worst_posterior(a & b, epsilon=res.epsilon_lo, t=t, resolution=2)
+    assert lo <= hi <= res.p + DELTA
+
+
+def test_ball_goal_on_a_finite_grid_agrees_with_all_pairs():
+    pr = {-1.0: 0.2, 0.0: 0.5, 1.0: 0.3}
+    ship = Coordinates([Categorical(pr), Categorical(dict(pr))], r=1.0, norm=2.0, name="ship")
+    t = (0.0, 0.0)
+    for side in ("upper", "lower"):
+        lo, hi = worst_posterior(ship, epsilon=0.7, t=list(t), side=side)
+        ref = all_pairs_lp([pr, pr], lambda x: math.hypot(x[0] - t[0], x[1] - t[1]) <= 1.0,
+                           0.7, 2.0, side == "upper")
+        assert lo - 1e-9 <= ref <= hi + 1e-9
+
+
+# ------------------------------------------------------------------------------------------
+# Input checks and the cases that need no noise
+# ------------------------------------------------------------------------------------------
+def test_bad_input():
+    g, c = cats()
+    for kw in ({"delta": 0}, {"delta": 1.5}, {"delta": 0.1, "sides": "lower"},
+               {"delta": 0.1, "norm": 0.5}, {"delta": 0.1, "rtol": 2.0}, {"delta": 0.1, "budget": 0}):
+        with pytest.raises(ParameterError):
+            optimal_epsilon(g & c, **kw)
+    with pytest.raises(ParameterError):
+        optimal_epsilon(g & c, delta=0.1, t={"gender": "X", "colour": "red"})
+    with pytest.raises(ParameterError, match="t is required"):
+        optimal_epsilon(Attribute(Normal(0, 1), r=1), delta=0.1)
+    big = Attribute(Categorical({i: 1 / 200 for i in range(200)}), r=0, name="big")
+    other = Attribute(Categorical({i: 1 / 200 for i in range(200)}), r=0, name="other")
+    with pytest.raises(ParameterError, match="20000"):
+        optimal_epsilon(big & other, delta=0.1, t=[0, 0])
+    many = Attribute(Categorical({i: 1 / 50 for i in range(50)}), r=0, name="many")
+    more = Attribute(Categorical({i: 1 / 50 for i in range(50)}), r=0, name="more")
+    with pytest.raises(ParameterError, match="2000"):
+        optimal_epsilon(many & more, delta=0.1)
+    with pytest.raises(ParameterError):
+        optimal_epsilon("not a goal", delta=0.1)
+    with pytest.raises(ParameterError):
+        worst_posterior(g & c, epsilon=-1, t=["M", "red"])
+
+
+def test_no_noise_needed_only_when_true():
+    g, c = cats()
+    # p + delta >= 1 and p <= delta for every record: every mechanism is within delta
+    res = optimal_epsilon(g | c, delta=0.9)
+    assert math.isinf(res.epsilon) and res.rel_width == 0.0
+    # upper side only, p + delta >= 1 at every record: no noise; otherwise finite
+    assert math.isinf(optimal_epsilon(g, delta=0.5, sides="upper").epsilon)
+    assert math.isfinite(optimal_epsilon(g, delta=0.49, sides="upper").epsilon)
+
+
+def test_discrete_metric_lower_side_closed_form():
+    """One categorical attribute with p = 0.95: V = p/(p + (1-p)e^eps) = p - delta."""
+    a = Attribute(Categorical({"a": 0.95, "b": 0.05}), r=0, name="a")
+    res = optimal_epsilon(a, delta=0.01, t=["a"])
+    p, d = 0.95, 0.01
+    assert res.binding == "lower"
+    assert res.epsilon == pytest.approx(math.log(p * (1 - p + d) / ((p - d) * (1 - p))), rel=1e-12)
+    v = all_pairs_lp([{"a": 0.95, "b": 0.05}], lambda x: x[0] == "a", res.epsilon, math.inf, False)
+    assert v == pytest.approx(p - d, abs=1e-9)
+
+
+def test_set_kernels_are_not_optimal_under_l_inf():
+    """A finite AND box under l_inf whose worst case has intermediate levels inside X': every
+    kernel exp(-eps d(x, C)), C a subset of X' (all 15 enumerated), stays 9e-3 below it."""
+    x1 = [1.0686, 2.6655, 3.2978, 4.4933, 4.8512]
+    w1 = np.array([.4204, .1282, .1991, .1745, .0777])
+    x2 = [1.1907, 3.1843, 3.6051, 4.0736, 5.3476, 7.232]
+    w2 = np.array([.2108, .0081, .1126, .3001, .3312, .0372])
+    p1 = dict(zip(x1, w1 / w1.sum(), strict=True))
+    p2 = dict(zip(x2, w2 / w2.sum(), strict=True))
+    a = Attribute(Categorical(p1), r=1.0929, name="a")  # X' = [2.6655, 4.8512] x {3.6051}
+    b = Attribute(Categorical(p2), r=0, name="b")
+    eps = 2.0
+    lo, _hi = worst_posterior(a & b, epsilon=eps, t=[3.75835, 3.6051], norm=math.inf)
+    recs, m = support([p1, p2])
+    inside = np.array([x[0] >= 2.6 and x[1] == 3.6051 for x in recs])
+    X = np.array(recs)
+    best = 0.0
+    idx = np.nonzero(inside)[0]
+    for k in range(1, 2 ** len(idx)):
+        C = X[[i for j, i in enumerate(idx) if k >> j & 1]]
+        d = np.abs(X[:, None, :] - C[None, :, :]).max(axis=2).min(axis=1)
+        w = m * np.exp(-eps * d)
+        best = max(best, w[inside].sum() / w.sum())
+    assert lo > best + 8e-3
+    assert lo == pytest.approx(all_pairs_lp([p1, p2], lambda x: x[0] >= 2.6 and x[1] == 3.6051, eps,
+                                            math.inf), rel=1e-7)
