@@ -48,15 +48,20 @@ from .priors import Categorical, Prior
 
 __all__ = ["AttributeResult", "epsilon_for_attribute", "paper_counterexample"]
 
-_CONSTRUCTIONS = ("sound", "paper")
+_CONSTRUCTIONS = ("optimal", "sound", "pointwise", "paper")
 _SIDES = ("both", "upper")
 
 
 def laplace_scale(self, sensitivity: float = 1.0) -> float:
-    """Scale ``b = sensitivity / epsilon`` of Laplace noise that achieves this epsilon."""
-    if not (math.isfinite(sensitivity) and sensitivity > 0):
-        raise ParameterError(f"sensitivity must be a finite number > 0; got {sensitivity}")
-    return sensitivity / self.epsilon
+    """Scale ``b = sensitivity / epsilon`` of Laplace noise that achieves this epsilon
+    (:func:`garesearch.noise.laplace_scale`; 0 when no noise is needed)."""
+    from .noise import laplace_scale as scale
+
+    if isinstance(sensitivity, bool) or not isinstance(sensitivity, (int, float, np.integer, np.floating)):
+        raise ParameterError(f"sensitivity must be a finite number > 0; got {sensitivity!r}")
+    if math.isinf(self.epsilon) and math.isfinite(sensitivity) and sensitivity > 0:
+        return 0.0
+    return float(scale(epsilon=self.epsilon, sensitivity=sensitivity))
 
 
 def check_common(prior, r, delta, sides) -> None:
@@ -420,40 +425,46 @@ def epsilon_for_attribute(
     t: Any = None,
     R: float | None = None,
     sides: str = "both",
-    construction: str = "sound",
-) -> AttributeResult:
+    construction: str = "optimal",
+):
     r"""Epsilon that keeps the attacker's advantage in guessing one attribute within ``r``
-    at most ``delta`` (Sec. 4.1, Eq. (main)).
+    at most ``delta`` (Def. 7, Sec. 4.1, Eq. (main)).
 
-    :math:`X' = \mathcal B(t, r)`; the comparison set and its radius are chosen by exact
-    optimisation (see the module docstring for the sound construction and the lower side).
+    The default, ``construction="optimal"``, is the largest epsilon at which no epsilon-DP
+    mechanism exceeds the bound (:func:`garesearch.optimal.epsilon_optimal`: sound, and not
+    improvable).  The others are kept by name: ``"sound"`` (Eq. (main) with a comparison set
+    at the correct distance, optimised exactly; see the module docstring), ``"pointwise"``
+    (:func:`garesearch.pointwise.epsilon_pointwise`) and ``"paper"`` (Eq. (main) as printed).
 
     Parameters
     ----------
     prior : Prior
         The attacker's prior (:mod:`garesearch.priors`).
     r : float
-        Precision of a correct guess, ``r >= 0`` and ``r < R``.
+        Precision of a correct guess, ``r >= 0``.
     delta : float
         Bound on the advantage, in (0, 1).
     t : optional
         The true value.  ``None`` (default): the worst case over every value the prior
-        allows (all values of a finite prior; a scan refined by Brent's method for a
-        continuous one).
+        allows (all values of a finite prior; for a density a scan through the far tails,
+        refined locally, with the limit at an unbounded end).
     R : float, optional
-        Largest radius of the comparison set to consider (the paper's ``R``).  Default: the
-        whole support for ``construction="sound"``, the paper's choice
-        (:meth:`Prior.paper_R`) for ``construction="paper"``.
-    sides : {"both", "upper"}
+        Largest radius of the comparison set (``"sound"`` and ``"paper"`` only; the paper's
+        ``R``).  Default: the whole support for ``"sound"``, :meth:`Prior.paper_R` for
+        ``"paper"``.
+    sides : {"both", "upper", "lower"}
         ``"both"`` bounds :math:`|\Pr_{post} - \Pr_{pre}|` (Def. 7); ``"upper"`` bounds only
-        the attacker's gain :math:`\Pr_{post} - \Pr_{pre}`.
-    construction : {"sound", "paper"}
+        the attacker's gain :math:`\Pr_{post} - \Pr_{pre}`; ``"lower"`` (``"optimal"``
+        only) only the loss.
+    construction : {"optimal", "sound", "pointwise", "paper"}
         ``"paper"`` reproduces Eq. (main) with :math:`\hat X'_a = \{r < d(x,t) \le a\}` and
         exponent ``a``, which is not sound in general (see :func:`paper_counterexample`).
 
     Returns
     -------
-    AttributeResult
+    OptimalResult, AttributeResult or PointwiseResult
+        By construction; each has ``epsilon``, ``t``, ``p``, ``binding``,
+        ``epsilon_upper``, ``epsilon_lower`` and ``laplace_scale()``.
 
     Raises
     ------
@@ -466,12 +477,26 @@ def epsilon_for_attribute(
     --------
     >>> from garesearch.priors import Categorical
     >>> cats = Categorical({"red": .2, "white": .1, "tabby": .25, "black": .4, "tortoise": .05})
-    >>> round(epsilon_for_attribute(cats, r=0, delta=0.1, t="black").epsilon, 4)
-    0.3483
+    >>> res = epsilon_for_attribute(cats, r=0, delta=0.1, t="black")
+    >>> round(res.epsilon, 4), res.construction
+    (0.4055, 'optimal')
     """
-    check_common(prior, r, delta, sides)
     if construction not in _CONSTRUCTIONS:
         raise ParameterError(f"construction must be one of {_CONSTRUCTIONS}; got {construction!r}")
+    if construction in ("optimal", "pointwise"):
+        if R is not None:
+            raise ParameterError(
+                f"R limits the comparison sets of construction='sound' or 'paper'; "
+                f"construction={construction!r} takes none (got R={R!r})"
+            )
+        if construction == "optimal":
+            from .optimal import epsilon_optimal
+
+            return epsilon_optimal(prior, r=r, delta=delta, t=t, sides=sides)
+        from .pointwise import epsilon_pointwise
+
+        return epsilon_pointwise(prior, r=r, delta=delta, t=t, sides=sides)
+    check_common(prior, r, delta, sides)
     discrete = isinstance(prior, Categorical) and prior.metric == "discrete"
     if R is not None:
         if not (isinstance(R, (int, float, np.integer, np.floating)) and math.isfinite(R) and R > 0):

@@ -263,11 +263,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the true value (default: the worst case over the prior); for a goal NAME=V,NAME=V")
     p.add_argument("--sensitivity", type=float, default=1.0,
                    help="sensitivity of the query w.r.t. the attribute's distance (default 1)")
-    p.add_argument("--construction", choices=("sound", "paper", "pointwise"), default="sound",
-                   help="comparison set: garesearch's sound one (default), the paper's Eq. (main), "
-                        "or the sharper pointwise bound (one numeric attribute)")
-    p.add_argument("--sides", choices=("both", "upper"), default="both",
-                   help="bound |post - prior| (both, default) or only the attacker's gain (upper)")
+    p.add_argument("--construction", choices=("optimal", "sound", "paper", "pointwise"), default="optimal",
+                   help="optimal (default): the largest epsilon no epsilon-DP mechanism exceeds; "
+                        "sound: Eq. (main) with a correct comparison set; paper: Eq. (main) as "
+                        "printed; pointwise: the pointwise bound (one numeric attribute)")
+    p.add_argument("--sides", choices=("both", "upper", "lower"), default="both",
+                   help="bound |post - prior| (both, default), only the attacker's gain (upper) "
+                        "or only the loss (lower; optimal construction)")
     p.add_argument("--R", type=float, default=None, dest="R",
                    help="largest radius of the comparison set (default: whole support)")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
@@ -327,7 +329,26 @@ def _single(args) -> dict:
         prior, r=_one_r(args.r), delta=args.delta, t=_true_value(args.t, prior), R=args.R,
         sides=args.sides, construction=args.construction,
     )
+    if args.construction == "optimal":
+        return _optimal_report(res, args, prior)
     return _attribute_report(res, args, prior)
+
+
+def _optimal_report(res, args, prior) -> dict:
+    """The optimal construction: the witness (the kernel that attains the bound) replaces the
+    comparison set."""
+    out = _report(res, args, prior, method="optimal", construction="optimal")
+    out["far_tail"] = res.far_tail
+    out["kernel_centre"] = res.centre
+    out["witness"] = None if res.binding == "none" else (
+        "laplace_kernel" if res.binding == "upper" else "inverted_kernel")
+    return out
+
+
+def _goal_construction(args) -> str:
+    """The construction for AND/OR goals and PLEAK files (their optimum is the comparison set's
+    refinement in :mod:`garesearch.goal_optimal`; here the sound construction)."""
+    return "sound" if args.construction == "optimal" else args.construction
 
 
 def _no_pointwise(args) -> None:
@@ -363,7 +384,7 @@ def _report(res, args, prior, *, method, construction, **comparison) -> dict:
         "r": res.r,
         "delta": res.delta,
         "p": res.p,
-        "posterior_bound": res.posterior_bound(),
+        "posterior_bound": res.posterior_bound() if res.binding != "none" else None,
         **comparison,
         "epsilon_upper": res.epsilon_upper,
         "epsilon_lower": res.epsilon_lower,
@@ -385,7 +406,7 @@ def _pleak(args) -> dict:
         t = dict(part.partition("=")[::2] for part in t.split(","))
     _no_pointwise(args)
     res = pleak.epsilon_for_pleak_goal(
-        know, goal, delta=args.delta, t=t, construction=args.construction, sides=args.sides
+        know, goal, delta=args.delta, t=t, construction=_goal_construction(args), sides=args.sides
     )
     if res.method in ("attribute", "events"):
         report = _attribute_report if res.method == "attribute" else _goal_report
@@ -479,7 +500,7 @@ def _goal(args, tree, priors) -> dict:
     _no_pointwise(args)
     res = events.epsilon_for_goal(
         build(tree), delta=args.delta, t=_goal_t(args.t, priors), sides=args.sides,
-        construction=args.construction,
+        construction=_goal_construction(args),
     )
     return _goal_report(res, args)
 
@@ -537,16 +558,28 @@ def _text(out: dict) -> str:
         row("distance", out["distance"], "largest distance in the exponent")
         row("binding side", out["binding"], f"(upper {_fmt(out['epsilon_upper'])}, lower {_fmt(out['epsilon_lower'])})")
         row("construction", out["construction"])
-    elif out["method"] in ("attribute", "pointwise"):
-        row("true value t", out["t"], "(given)" if out["t_given"] else "(worst case over the prior)")
+    elif out["method"] in ("attribute", "pointwise", "optimal"):
+        if out.get("far_tail"):
+            row("true value t", out["t"], "(the limit at that end of the support: the worst case)")
+        else:
+            row("true value t", out["t"], "(given)" if out["t_given"] else "(worst case over the prior)")
         row("prior p", out["p"], f"Pr[d(X, t) <= r], r = {_fmt(out['r'])}")
-        row("posterior bound", out["posterior_bound"], f"(p + delta = {_fmt(out['p'] + out['delta'])})")
+        if out["posterior_bound"] is not None:
+            row("posterior bound", out["posterior_bound"], f"(p + delta = {_fmt(out['p'] + out['delta'])})")
         if out["method"] == "attribute":  # the pointwise bound has no comparison set
             row("radius a", out["a"], f"comparison set mass q = {_fmt(out['q'])}")
             row("distance", out["distance"], "largest distance in the exponent")
         row("binding side", out["binding"], f"(upper {_fmt(out['epsilon_upper'])}, lower {_fmt(out['epsilon_lower'])})")
         if out["method"] == "pointwise":
             row("construction", "pointwise", "each wrong value compared at its own distance")
+        elif out["method"] == "optimal":
+            row("construction", "optimal", "tight: no epsilon-DP mechanism exceeds delta here, "
+                "the likelihood below does at any larger epsilon")
+            if out["witness"] == "laplace_kernel" and not out["far_tail"]:
+                row("worst likelihood", "exp(-epsilon |x - c|)",
+                    f"c = {_fmt(out['kernel_centre'])}: the Laplace mechanism's output y = c")
+            elif out["witness"] == "inverted_kernel" and not out["far_tail"]:
+                row("worst likelihood", "exp(+epsilon |x - c|)", f"c = {_fmt(out['kernel_centre'])}")
         else:
             row("construction", out["construction"])
         row("prior law", out["prior"])

@@ -1168,7 +1168,7 @@ def compare_epsilons(prior: Prior, *, r: float, delta: float, mechanism: Mechani
         pointwise = sound = paper = _bounds_discrete(prior, delta, t, sides, correct)
     else:
         pointwise = epsilon_pointwise(prior, t=t, **kw).epsilon
-        sound = epsilon_for_attribute(prior, t=t, **kw).epsilon
+        sound = epsilon_for_attribute(prior, t=t, construction="sound", **kw).epsilon
         try:
             paper = epsilon_for_attribute(prior, t=t, construction="paper", **kw).epsilon
         except InfeasibleError:

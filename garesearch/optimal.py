@@ -156,35 +156,82 @@ class _Finite:
         x = self.x
         return x[np.abs(x - t) <= self.r]
 
-    def scan(self, eps, side, ts=None):
-        """Largest advantage over all true values (atoms) and kernel centres (atoms of the
-        ball): ``(value, t, c)``."""
+    def _windows(self, ts):
+        """Indices of the first and last atom of each ball (atoms of ``ts``, or all)."""
+        if ts is None:
+            return self.x, self.lo_idx, self.hi_idx, self.p
+        x, r = self.x, self.r
+        ts = np.atleast_1d(np.asarray(ts, dtype=float))
+        lo = np.searchsorted(x, ts - r, side="left")
+        hi = np.searchsorted(x, ts + r, side="right") - 1
+        lo = np.clip(lo, 0, x.size - 1)
+        hi = np.clip(hi, 0, x.size - 1)
+        lo = np.where(np.abs(x[lo] - ts) <= r, lo, lo + 1)
+        hi = np.where(np.abs(x[hi] - ts) <= r, hi, hi - 1)
+        p = np.clip(self.cum[hi + 1] - self.cum[np.minimum(lo, x.size - 1)], 0.0, 1.0)
+        return ts, lo, hi, np.where(hi >= lo, p, 0.0)
+
+    def per_t(self, eps, side, ts=None):
+        """The largest advantage at each true value (atoms of ``ts``, or all) over the kernel
+        centres of its ball, with that centre's index: ``(ts, adv, centre_index)``.
+
+        The tilted tails are computed once per atom (each atom is a centre for every ball
+        holding it); the pairs then cost a few exponentials each.
+        """
         x = self.x
-        idx = np.arange(x.size) if ts is None else np.searchsorted(x, ts)
-        best = (-math.inf, None, None)
-        sizes = self.hi_idx[idx] - self.lo_idx[idx] + 1
+        k = eps if side == "upper" else -eps
+        tv, lo_i, hi_i, p = self._windows(ts)
+        out_adv = np.full(lo_i.size, -np.inf)
+        out_c = np.zeros(lo_i.size, dtype=int)
+        ok = hi_i >= lo_i
+        if not np.any(ok):
+            return tv, out_adv, out_c
+        prior = self.prior
+        with np.errstate(invalid="ignore", over="ignore"):
+            lt_c = prior.log_tilted_tail(k, x, "left")
+            rt_c = prior.log_tilted_tail(-k, np.nextafter(x, np.inf), "right")
+            log_all = np.logaddexp(lt_c, rt_c)
+            lo_x, hi_x = x[lo_i], x[hi_i]
+            lt_l = prior.log_tilted_tail(k, np.nextafter(lo_x, -np.inf), "left")
+            rt_h = prior.log_tilted_tail(-k, np.nextafter(hi_x, np.inf), "right")
+        sizes = np.where(ok, hi_i - lo_i + 1, 0)
+        rows = np.flatnonzero(ok)
         start = 0
-        while start < idx.size:
+        while start < rows.size:
             stop = start + 1
-            total = sizes[start]
-            while stop < idx.size and total + sizes[stop] <= _MAX_PAIRS:
-                total += sizes[stop]
+            total = sizes[rows[start]]
+            while stop < rows.size and total + sizes[rows[stop]] <= _MAX_PAIRS:
+                total += sizes[rows[stop]]
                 stop += 1
-            block = idx[start:stop]
-            width = int(np.max(sizes[start:stop]))
-            offs = np.arange(width)
-            cj = self.lo_idx[block][:, None] + offs
-            valid = cj <= self.hi_idx[block][:, None]
-            cj = np.minimum(cj, self.hi_idx[block][:, None])
-            lo, hi = x[self.lo_idx[block]], x[self.hi_idx[block]]
-            post = _posteriors(self.prior, eps, lo, hi, x[cj], True, side)
-            p = self.p[block][:, None]
-            adv = np.where(valid, _advantage(post, p, side, self.delta), -np.inf)
-            i, j = np.unravel_index(int(np.argmax(adv)), adv.shape)
-            if adv[i, j] > best[0]:
-                best = (float(adv[i, j]), float(x[block[i]]), float(x[cj[i, j]]))
+            block = rows[start:stop]
+            width = int(np.max(sizes[block]))
+            cj = lo_i[block][:, None] + np.arange(width)
+            valid = cj <= hi_i[block][:, None]
+            cj = np.minimum(cj, hi_i[block][:, None])
+            # the weight outside the ball over the kernel's total, term by term (each term at
+            # most 1: no overflow), with offsets inside the ball (no digits lost to |x|)
+            d = x[cj] - lo_x[block][:, None]
+            la = log_all[cj]
+            with np.errstate(invalid="ignore", over="ignore", under="ignore"):
+                ratio = np.exp(lt_l[block][:, None] - la - k * d)
+                ratio += np.exp(rt_h[block][:, None] - la - k * ((hi_x - lo_x)[block][:, None] - d))
+            post = 1.0 - np.minimum(ratio, 1.0)
+            post = np.where(np.isnan(post), 0.0, post)
+            adv = np.where(valid, _advantage(post, p[block][:, None], side, self.delta), -np.inf)
+            j = np.argmax(adv, axis=1)
+            out_adv[block] = adv[np.arange(block.size), j]
+            out_c[block] = cj[np.arange(block.size), j]
             start = stop
-        return best
+        return tv, out_adv, out_c
+
+    def scan(self, eps, side, ts=None):
+        """Largest advantage over the true values (atoms, or ``ts``) and the kernel centres
+        (atoms of each ball): ``(value, t, c)``."""
+        tv, adv, cj = self.per_t(eps, side, ts)
+        if not np.any(np.isfinite(adv)):
+            return -math.inf, None, None
+        i = int(np.argmax(adv))
+        return float(adv[i]), float(tv[i]), float(self.x[cj[i]])
 
     def limit(self, eps, side):
         return -math.inf, None
@@ -407,6 +454,15 @@ class OptimalResult:
             raise ParameterError(f"sensitivity must be a finite number > 0; got {sensitivity!r}")
         return 0.0 if math.isinf(self.epsilon) else sensitivity / self.epsilon
 
+    def posterior_bound(self) -> float:
+        """The largest posterior of the ball any epsilon-DP mechanism gives at ``epsilon``
+        (at most ``p + delta``; the far-tail limit when ``far_tail``)."""
+        if math.isinf(self.epsilon):
+            return 1.0
+        if self.far_tail:
+            return self.posterior if self.binding == "upper" else math.nan
+        return posterior_extremes(self.prior, t=self.t, r=self.r, epsilon=self.epsilon)["upper"]
+
     def kernel(self, x):
         r"""The worst-case likelihood at ``epsilon``, :math:`e^{\mp\epsilon|x - c|}` (up to scale)."""
         if self.centre is None or math.isinf(self.epsilon):
@@ -447,6 +503,21 @@ def _bracket(g, x0, small, big):
         if lo < -700 or math.exp(lo) * big < 1e-12:
             return None, lo
         hi = lo
+
+
+def _bracket_near(g, x, step=1e-6):
+    """A bracket ``(lo, hi)`` of a non-decreasing ``g`` around ``x`` (``g(lo) <= 0 < g(hi)``),
+    from steps growing eightfold."""
+    d = step * max(1.0, abs(x))
+    if g(x) > 0:
+        hi, lo = x, x - d
+        while g(lo) > 0:
+            hi, lo, d = lo, lo - 8 * d, 8 * d
+        return lo, hi
+    lo, hi = x, x + d
+    while g(hi) <= 0:
+        lo, hi, d = hi, hi + 8 * d, 8 * d
+    return lo, hi
 
 
 def _root(g, lo, hi, rtol=1e-12):
@@ -524,10 +595,25 @@ def _solve(pb, delta, side, ts):
             val, t, c = pb.scan(math.exp(hi), side, ts)
             return 0.0, t, c, val
 
-        x = _secant(g, 0.5 * (lo + hi), lo, hi)
-        eps = math.exp(x)
-        val, t, c = pb.scan(eps, side, ts)
-        return eps, t, c, val
+        # every true value until the root is known to 1e-3, then only the 64 true values
+        # closest to binding (checked against every value at the end)
+        x = _secant(g, 0.5 * (lo + hi), lo, hi, rtol=1e-3, sound=False)
+        tv, adv, _ = pb.per_t(math.exp(x), side, ts)
+        order = np.argsort(adv)[::-1]
+        keep = 64
+        for _ in range(20):
+            sub = np.sort(np.asarray(tv)[order[:keep]])
+
+            def g_sub(x, sub=sub):
+                return pb.scan(math.exp(x), side, sub)[0] - delta
+
+            lo2, hi2 = _bracket_near(g_sub, x)
+            x = _secant(g_sub, x, lo2, hi2)
+            val, t, c = pb.scan(math.exp(x), side, ts)
+            if val <= delta:
+                return math.exp(x), t, c, val
+            keep *= 4
+        raise RuntimeError("the search over true values did not settle")  # pragma: no cover
 
     grid_ts = pb.ts if ts is None else ts
     t_range = (float(grid_ts[0]), float(grid_ts[-1]))
@@ -592,7 +678,7 @@ def _discrete(prior, r, delta, t, sides):
     (``L = e^epsilon`` on :math:`X'`, 1 elsewhere)."""
     if r >= 1:
         raise ParameterError(
-            f"r must be < 1 under the discrete metric (r >= 1 makes every guess correct); got r={r}"
+            f"r must be < R = 1 under the discrete metric (r >= 1 makes every guess correct); got r={r}"
         )
     values = prior.values if t is None else [t]
     best = None

@@ -45,7 +45,7 @@ def check_laplace_sound(prior, pdf, lo_s, hi_s, res, ys):
 
 def test_normal_salary_sound_against_integration():
     prior = Normal(2000, 235.7)
-    res = ga.epsilon_for_attribute(prior, r=100, delta=0.1)
+    res = ga.epsilon_for_attribute(prior, r=100, delta=0.1, construction="sound")
     assert res.epsilon > 0 and math.isfinite(res.epsilon)
     pdf = stats.norm(2000, 235.7).pdf
     ys = np.concatenate([np.linspace(-6000, 10000, 41), [res.t, res.t - 100, res.t + 100]])
@@ -58,7 +58,7 @@ def test_normal_salary_sound_against_integration():
 
 def test_normal_fixed_t_upper_side_closed_form():
     """For t = mu the sound comparison set is {r < |x - t| <= a} with exponent a + r."""
-    res = ga.epsilon_for_attribute(Normal(2000, 235.7), r=100, delta=0.1, t=2000, sides="upper")
+    res = ga.epsilon_for_attribute(Normal(2000, 235.7), r=100, delta=0.1, t=2000, sides="upper", construction="sound")
     s2 = 235.7 * math.sqrt(2)
     p = math.erf(100 / s2)
     assert res.p == pytest.approx(p, rel=1e-12)
@@ -81,13 +81,13 @@ def test_uniform_corner_and_interior_by_brute_force():
     W, r, d = 10.0, 1.0, 0.1
     prior = Uniform(0, W)
     # interior t=5: p = 2r/W, comparison radius a in (r, 5], q = 2(a-r)/W, exponent a + r
-    res = ga.epsilon_for_attribute(prior, r=r, delta=d, t=5.0, sides="upper")
+    res = ga.epsilon_for_attribute(prior, r=r, delta=d, t=5.0, sides="upper", construction="sound")
     aa = np.linspace(1.0001, 5, 40001)
     brute = max(printed_eq_main(0.2, 2 * (a - r) / W, d, a + r) for a in aa if 2 * (a - r) / W > 0.2 * 0.7 / 0.3)
     assert res.epsilon == pytest.approx(brute, rel=1e-6)
     assert res.epsilon >= brute * (1 - 1e-12)
     # corner t = 0: X' = [0, r], p = r/W; comparison (r, D], q = (D - r)/W, exponent D
-    res0 = ga.epsilon_for_attribute(prior, r=r, delta=d, t=0.0, sides="upper")
+    res0 = ga.epsilon_for_attribute(prior, r=r, delta=d, t=0.0, sides="upper", construction="sound")
     assert res0.p == pytest.approx(0.1)
     DD = np.linspace(1.0001, 10, 90001)
     brute0 = max(printed_eq_main(0.1, (D - r) / W, d, D) for D in DD if (D - r) / W > 0.1 * 0.8 / 0.2)
@@ -135,9 +135,9 @@ def test_cats_and_event_joint_prior():
 
 
 def test_piecewise_and_scipy_priors_agree_with_uniform():
-    u = ga.epsilon_for_attribute(Uniform(0, 10), r=1, delta=0.1, t=3.0)
-    pw = ga.epsilon_for_attribute(PiecewiseUniform([0, 4, 10], [0.4, 0.6]), r=1, delta=0.1, t=3.0)
-    sc = ga.epsilon_for_attribute(Continuous(stats.uniform(0, 10)), r=1, delta=0.1, t=3.0)
+    u = ga.epsilon_for_attribute(Uniform(0, 10), r=1, delta=0.1, t=3.0, construction="sound")
+    pw = ga.epsilon_for_attribute(PiecewiseUniform([0, 4, 10], [0.4, 0.6]), r=1, delta=0.1, t=3.0, construction="sound")
+    sc = ga.epsilon_for_attribute(Continuous(stats.uniform(0, 10)), r=1, delta=0.1, t=3.0, construction="sound")
     assert pw.epsilon == pytest.approx(u.epsilon, rel=1e-9)
     assert sc.epsilon == pytest.approx(u.epsilon, rel=1e-7)
     # the upper side by brute force: X' = [2, 4], p = 0.2; the points of [0, 10] within D of
@@ -147,7 +147,7 @@ def test_piecewise_and_scipy_priors_agree_with_uniform():
     ok = q > 0.2 * 0.7 / 0.3
     brute = max(printed_eq_main(0.2, qq, 0.1, D) for qq, D in zip(q[ok], DD[ok], strict=True))
     for prior in (Uniform(0, 10), PiecewiseUniform([0, 4, 10], [0.4, 0.6]), Continuous(stats.uniform(0, 10))):
-        up = ga.epsilon_for_attribute(prior, r=1, delta=0.1, t=3.0, sides="upper")
+        up = ga.epsilon_for_attribute(prior, r=1, delta=0.1, t=3.0, sides="upper", construction="sound")
         assert up.epsilon == pytest.approx(brute, rel=1e-6)
 
 
@@ -194,9 +194,13 @@ def test_bad_inputs():
     with pytest.raises(ParameterError, match="r must be >= 0"):
         ga.epsilon_for_attribute(n, r=-1, delta=0.1)
     with pytest.raises(ParameterError, match="r must be smaller than R"):
+        ga.epsilon_for_attribute(n, r=2, delta=0.1, R=1, construction="sound")
+    with pytest.raises(ParameterError, match="R limits the comparison sets"):
         ga.epsilon_for_attribute(n, r=2, delta=0.1, R=1)
     with pytest.raises(ParameterError, match="r must be smaller than the prior's diameter"):
-        ga.epsilon_for_attribute(Uniform(0, 1), r=1, delta=0.1)
+        ga.epsilon_for_attribute(Uniform(0, 1), r=1, delta=0.1, construction="sound")
+    # the optimum: every ball holds the whole support, so no mechanism can move the posterior
+    assert math.isinf(ga.epsilon_for_attribute(Uniform(0, 1), r=1, delta=0.1).epsilon)
     with pytest.raises(ParameterError, match="r must be < R = 1 under the discrete metric"):
         ga.epsilon_for_attribute(Categorical(COLOUR), r=1, delta=0.1)
     with pytest.raises(ParameterError, match="t must lie in the prior's support"):
@@ -226,15 +230,15 @@ def test_infeasible_when_no_comparison_set_is_heavy_enough():
     # two values far apart, r covers one; R too small to reach the other
     prior = Categorical({0.0: 0.3, 10.0: 0.7})
     with pytest.raises(InfeasibleError, match="no epsilon > 0"):
-        ga.epsilon_for_attribute(prior, r=1, delta=0.1, t=0.0, R=5, sides="upper")
+        ga.epsilon_for_attribute(prior, r=1, delta=0.1, t=0.0, R=5, sides="upper", construction="sound")
 
 
 def test_heavy_tails_lower_side_infeasible_but_upper_ok():
     cauchy = Continuous(stats.cauchy(0, 1))
-    up = ga.epsilon_for_attribute(cauchy, r=0.5, delta=0.1, t=0.0, sides="upper")
+    up = ga.epsilon_for_attribute(cauchy, r=0.5, delta=0.1, t=0.0, sides="upper", construction="sound")
     assert up.epsilon > 0
     with pytest.raises(InfeasibleError, match="tails are too heavy"):
-        ga.epsilon_for_attribute(cauchy, r=0.5, delta=0.1, t=0.0)
+        ga.epsilon_for_attribute(cauchy, r=0.5, delta=0.1, t=0.0, construction="sound")
 
 
 def test_ball_mass_is_papers_g():
@@ -251,7 +255,7 @@ def test_half_normal_at_the_edge_needs_no_R():
     """Ships' radial model (Sec. 6.3): distance ~ |N(0, 1250)|, t = 0 at the edge of the support.
     X' = [0, r]; the comparison set (r, D] lies within D of X', so the exponent is D."""
     s = math.sqrt(1250)
-    res = ga.epsilon_for_attribute(Continuous(stats.halfnorm(scale=s)), r=10, delta=0.1, t=0.0, sides="upper")
+    res = ga.epsilon_for_attribute(Continuous(stats.halfnorm(scale=s)), r=10, delta=0.1, t=0.0, sides="upper", construction="sound")
     p = math.erf(10 / (s * math.sqrt(2)))
     DD = np.linspace(10.01, 300, 290001)
     q = np.array([math.erf(D / (s * math.sqrt(2))) for D in DD]) - p

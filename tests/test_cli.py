@@ -80,17 +80,23 @@ def test_salary_paper_construction_at_mu(capsys):
 
 def test_uniform_sound_upper_side_at_t(capsys):
     out = run_json(capsys, "--prior", "uniform:0,10", "--r", "1", "--delta", "0.1", "--t", "5",
-                   "--sides", "upper")
+                   "--sides", "upper", "--construction", "sound")
     # all points within D of [4, 6]: the optimum fills the support at D = 6, q = 0.8
     assert out["epsilon"] == pytest.approx(-math.log(0.2 / 0.8 * (1 / 0.3 - 1)) / 6, rel=1e-9)
     assert out["distance"] == pytest.approx(6) and out["q"] == pytest.approx(0.8)
 
 
 def test_text_output_names_every_quantity(capsys):
-    code, out, err = run(capsys, "--prior", "normal:2000,235.7", "--r", "100", "--delta", "0.1")
+    code, out, err = run(capsys, "--prior", "normal:2000,235.7", "--r", "100", "--delta", "0.1",
+                         "--construction", "sound")
     assert code == 0 and err == ""
     for label in ("epsilon", "Laplace scale", "true value t", "prior p", "posterior bound",
                   "radius a", "distance", "construction"):
+        assert label in out
+    code, out, err = run(capsys, "--prior", "normal:2000,235.7", "--r", "100", "--delta", "0.1")
+    assert code == 0 and err == ""
+    for label in ("epsilon", "Laplace scale", "true value t", "prior p", "posterior bound",
+                  "binding side", "construction     optimal", "worst likelihood"):
         assert label in out
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import subprocess
 import sys
 import tracemalloc
@@ -286,20 +287,26 @@ def test_no_noise_needed_exits_0_and_says_so(capsys):
 
 
 def test_r_beyond_ten_sigma_upper_side_is_no_noise_and_says_so(capsys):
-    # N(0, 1), r = 11: 1 - p <= erfc(11/sqrt2) ~ 4e-28 < delta, so the attacker's gain
-    # p_post - p <= 1 - p < delta for every mechanism: truly no noise needed
+    # N(0, 1), r = 11, t = 0: 1 - p <= erfc(11/sqrt2) ~ 4e-28 < delta, so the attacker's gain
+    # p_post - p <= 1 - p < delta for every mechanism: truly no noise needed at t = 0
     with mpmath.workdps(30):
         assert mpmath.erfc(11 / mpmath.sqrt(2)) < mp("1e-20")
     code, out, _ = run_cli(capsys, "--prior", "normal:0,1", "--r", "11", "--delta", "0.1",
-                           "--sides", "upper", "--json")
+                           "--sides", "upper", "--t", "0", "--json")
     doc = json.loads(out)
     assert code == 0 and doc["no_noise_needed"] is True and "no noise needed" in doc["note"]
+    # but not at every true value: at t = r + 0.126 the ball [0.126, 22.1] holds 0.45 and a
+    # Laplace output far out can push its posterior past 0.55, so the worst case needs noise
+    code, out, _ = run_cli(capsys, "--prior", "normal:0,1", "--r", "11", "--delta", "0.1",
+                           "--sides", "upper", "--json")
+    doc = json.loads(out)
+    assert code == 0 and 0 < doc["epsilon"] < math.inf
 
 
 @pytest.mark.parametrize(("argv", "status", "kind"), [
     (["--prior", "normal:0", "--r", "1", "--delta", "0.1"], 2, "error"),
     (["--prior", "normal:0,1", "--delta", "0.1", "--bogus"], 2, "error"),
-    (["--prior", "uniform:0,1", "--r", "2", "--delta", "0.1"], 2, "error"),
+    (["--prior", "uniform:0,1", "--r", "2", "--delta", "0.1", "--construction", "sound"], 2, "error"),
     # Sec. 6.2 with the paper's a = 200: no comparison set heavy enough
     (["--prior", "normal:2000,235.7", "--r", "100", "--delta", "0.1", "--t", "2000",
       "--construction", "paper", "--R", "200"], 1, "infeasible"),
