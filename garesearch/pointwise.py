@@ -19,16 +19,47 @@ Every comparison set of Eq. (main) is a special case (:math:`L(x) \le p\,e^{\eps
 :math:`\hat X'`, and dropping the rest of the space), so the epsilon found here is never
 smaller than that of the sound construction of :mod:`garesearch.attribute`.  For
 :math:`X' = [l, h]` and ``x > h``, :math:`L(x) = e^{\epsilon x} \int_{X'} e^{-\epsilon x'} dF`,
-so :math:`J` is a ratio of truncated moment generating functions:
+so :math:`J` is a sum of two ratios of tilted masses
+(:meth:`garesearch.priors.Prior.log_tilted_tail`, :meth:`~garesearch.priors.Prior.log_tilted_mass`):
 
 .. math::
 
-    J(\epsilon) = \frac{\int_{x > h} e^{-\epsilon x} dF}{\int_{X'} e^{-\epsilon x} dF}
-                + \frac{\int_{x < l} e^{\epsilon x} dF}{\int_{X'} e^{\epsilon x} dF}.
+    J(\epsilon) = \frac{e^{\mathrm{RT}_{-\epsilon}(h^+)}}{\int_{X'} e^{-\epsilon (x - h)} dF}
+                + \frac{e^{\mathrm{LT}_{\epsilon}(l^-)}}{\int_{X'} e^{\epsilon (x - l)} dF},
 
+each anchored at the end of :math:`X'` it is measured from, so that no weight overflows.
 The lower side uses :math:`K(x) = \int_{X'} e^{-\epsilon|x-x'|} dF(x')`:
 :math:`\Pr_{post}[X'] \ge 1 / (1 + I(\epsilon))` with :math:`I(\epsilon) = \int_{X\setminus
-X'} dF / K`, the same ratios with the signs of the exponents flipped.
+X'} dF / K`, the same ratios with the signs of the tilts flipped (``inf`` where a growing tilt
+diverges over a heavy tail).  :math:`J` decreases and :math:`I` increases with epsilon.
+
+The worst true value
+--------------------
+With ``t=None`` the largest epsilon meeting the bound at every true value is the root of
+:math:`\max_t F_t(\epsilon)` (:math:`F_t = \ln\frac{1-p_t-\delta}{p_t+\delta} - \ln J` for the
+upper side, :math:`\ln I - \ln\frac{1-p_t+\delta}{p_t-\delta}` for the lower; both increase
+with epsilon): one tilted-tail evaluation per epsilon covers every candidate of
+:meth:`~garesearch.priors.Prior.t_candidates` at once (every atom of a finite prior; far
+tails down to mass 1e-30, support ends and breakpoints for a density), then the worst true
+value is refined between its grid neighbours.
+
+Beyond the grid, where the density behaves locally like :math:`e^{-\lambda u}` (``u`` toward
+the end), the ball's mass :math:`p_t \to 0` and both ratios tend to the same integrals over
+an exponential density:
+
+.. math::
+
+    J_\infty(\epsilon) = \frac{1}{e^{2r(\epsilon + \lambda)} - 1}
+                       + \frac{1}{e^{2r(\epsilon - \lambda)} - 1} \quad (\epsilon > \lambda),
+
+(:math:`J \to \infty` for :math:`\epsilon \le \lambda`: the tilted mass of the bulk dominates
+the left ratio), so the posterior bound tends to :math:`1/(1 + J_\infty)`; for a tail heavier
+than every exponential (:math:`\lambda = 0`) that is :math:`\tanh(\epsilon r)`, and the bound
+never allows more than :math:`\epsilon = \mathrm{artanh}(\delta)/r` (the optimum allows
+:math:`-\ln(1 - \delta)/r`, see :mod:`garesearch.optimal`).  :math:`1/(1+J_\infty)` decreases
+with :math:`\lambda` (:math:`1/(e^x - 1)` is convex), so the conservative estimate of
+:math:`\lambda` from :meth:`~garesearch.priors.Continuous.tail_class` keeps it sound.  The
+lower side has no far-tail constraint (:math:`p_t \to 0 < \delta`).
 
 For ``r = 0`` and an atom at ``t`` the upper bound is attained by the Laplace mechanism at
 the output ``y = t``, so it cannot be improved for all epsilon-DP mechanisms.  This bound is
@@ -43,75 +74,45 @@ from typing import Any
 
 import numpy as np
 
-from .attribute import _scale, check_common, laplace_scale
+from .attribute import check_common, laplace_scale
 from .errors import InfeasibleError, ParameterError
-from .priors import Categorical, Continuous, Normal, PiecewiseUniform, Prior
+from .priors import Categorical, Continuous, Normal, Prior
 
 __all__ = ["PointwiseResult", "epsilon_pointwise", "pointwise_ratios"]
 
+_BIG = 1e300  # stands for an infinite F in the root finder
+_REFINE = 3  # grid true values refined between their neighbours (densities)
+
+
+def _log_expm1(x):
+    r""":math:`\ln(e^x - 1)` for ``x > 0`` (no overflow, no cancellation)."""
+    return x + math.log(-math.expm1(-x))
+
 
 def _log_mgf(prior: Prior, k: float, lo: float, hi: float, c: float) -> float:
-    r""":math:`\log \int_{lo}^{hi} e^{k(x - c)} dF(x)` (``-inf`` for no mass)."""
+    r""":math:`\log \int_{lo}^{hi} e^{k(x - c)} dF(x)` (``-inf`` for no mass): the tilted mass
+    of :meth:`~garesearch.priors.Prior.log_tilted_mass` on the support's part of the interval."""
     if hi < lo:
         return -math.inf
-    if isinstance(prior, Normal):
-        from scipy.special import ndtr
+    if isinstance(prior, Categorical) and prior.metric != "absolute":
+        raise ParameterError("pointwise bound: a discrete-metric prior needs no integral")
+    low, high = prior.support
+    lo, hi = max(lo, low), min(hi, high)
+    if hi < lo or (hi == lo and not isinstance(prior, Categorical)):
+        return -math.inf
+    return float(prior.log_tilted_mass(k, lo, hi, c))
 
-        mu, s = prior.mu, prior.sigma
-        m = mu + k * s * s
-        a, b = (lo - m) / s, (hi - m) / s
-        mass = ndtr(-a) - ndtr(-b) if a > 0 else ndtr(b) - ndtr(a)
-        if mass <= 0:
-            # deep in a tail: use the log-survival form
-            from scipy.special import log_ndtr
 
-            if a > 0:
-                la, lb = log_ndtr(-a), log_ndtr(-b)
-            else:
-                la, lb = log_ndtr(b), log_ndtr(a)
-            if not la > lb:
-                return -math.inf
-            return k * (mu - c) + 0.5 * (k * s) ** 2 + la + math.log1p(-math.exp(lb - la))
-        return k * (mu - c) + 0.5 * (k * s) ** 2 + math.log(mass)
-    if isinstance(prior, PiecewiseUniform):
-        a = np.maximum(prior.edges[:-1], lo)
-        b = np.minimum(prior.edges[1:], hi)
-        keep = (b > a) & (prior.density > 0)
-        if not np.any(keep):
-            return -math.inf
-        a, b, dens = a[keep], b[keep], prior.density[keep]
-        if k == 0:
-            return math.log(float(np.sum(dens * (b - a))))
-        # int_a^b e^{k(x-c)} dx = e^{k(b-c)} (-expm1(-k(b-a)))/k for k > 0, and
-        # e^{k(a-c)} expm1(k(b-a))/k for k < 0: both factors lie in (0, b - a]
-        if k > 0:
-            logs = k * (b - c) + np.log(-np.expm1(-k * (b - a)) / k)
-        else:
-            logs = k * (a - c) + np.log(np.expm1(k * (b - a)) / k)
-        logs = logs + np.log(dens)
-        return float(np.logaddexp.reduce(logs))
-    if isinstance(prior, Categorical):
-        if prior.metric != "absolute":
-            raise ParameterError("pointwise bound: a discrete-metric prior needs no integral")
-        x = prior._x
-        sel = (x >= lo) & (x <= hi)
-        if not np.any(sel):
-            return -math.inf
-        return float(np.logaddexp.reduce(np.log(prior.probs[sel]) + k * (x[sel] - c)))
-    if isinstance(prior, Continuous):
-        from scipy.integrate import quad
-
-        low, high = prior.support
-        lo, hi = max(lo, low), min(hi, high)
-        if hi <= lo:
-            return -math.inf
-        if k > 0 and np.isinf(hi) and k >= prior.tail_rates()[0]:
-            return math.inf
-        if k < 0 and np.isinf(lo) and -k >= prior.tail_rates()[1]:
-            return math.inf
-        val = quad(lambda x: math.exp(k * (x - c) + prior.dist.logpdf(x)), lo, hi, limit=200)[0]
-        return math.log(val) if val > 0 else -math.inf
-    raise ParameterError(f"pointwise bound: unsupported prior {type(prior).__name__}")
+def _log_ratio(prior: Prior, eps: float, lo, hi, side: str, strict: bool):
+    r""":math:`\ln J(\epsilon)` (``side="upper"``) or :math:`\ln I(\epsilon)` (``"lower"``) for the
+    balls ``[lo, hi]`` (arrays; ``lo``, ``hi`` the ends of :math:`X'` in the support)."""
+    k = eps if side == "upper" else -eps
+    above = np.nextafter(hi, np.inf) if strict else hi
+    below = np.nextafter(lo, -np.inf) if strict else lo
+    with np.errstate(all="ignore"):
+        right = prior.log_tilted_tail(-k, above, "right") - prior.log_tilted_mass(-k, lo, hi, hi)
+        left = prior.log_tilted_tail(k, below, "left") - prior.log_tilted_mass(k, lo, hi, lo)
+        return np.logaddexp(right, left)
 
 
 def pointwise_ratios(prior: Prior, t: float, r: float, epsilon: float) -> tuple[float, float]:
@@ -120,23 +121,32 @@ def pointwise_ratios(prior: Prior, t: float, r: float, epsilon: float) -> tuple[
 
     :math:`\Pr_{post}[X'] \le 1/(1+J)` and :math:`\Pr_{post}[X'] \ge 1/(1+I)` for every
     epsilon-DP mechanism and every output.
+
+    Examples
+    --------
+    >>> from garesearch.priors import Categorical
+    >>> J, I = pointwise_ratios(Categorical({0: 0.5, 1: 0.5}), t=0, r=0, epsilon=1.0)
+    >>> round(J, 6), round(I, 6)  # e^{-1} and e^{+1}
+    (0.367879, 2.718282)
     """
     lo, hi = prior.correct_extent(t, r)
+    strict = isinstance(prior, Categorical)
+    lo, hi = np.array([float(lo)]), np.array([float(hi)])
     e = float(epsilon)
-    in_minus, in_plus = _log_mgf(prior, -e, lo, hi, t), _log_mgf(prior, e, lo, hi, t)
-    J = math.exp(_log_mgf(prior, -e, np.nextafter(hi, np.inf), np.inf, t) - in_minus) + math.exp(
-        _log_mgf(prior, e, -np.inf, np.nextafter(lo, -np.inf), t) - in_plus
-    )
-    up = _log_mgf(prior, e, np.nextafter(hi, np.inf), np.inf, t)
-    dn = _log_mgf(prior, -e, -np.inf, np.nextafter(lo, -np.inf), t)
-    I = math.inf if math.inf in (up, dn) else math.exp(up - in_plus) + math.exp(dn - in_minus)  # noqa: E741
-    return J, I
+    with np.errstate(over="ignore"):
+        return (float(np.exp(_log_ratio(prior, e, lo, hi, "upper", strict))[0]),
+                float(np.exp(_log_ratio(prior, e, lo, hi, "lower", strict))[0]))
 
 
 @dataclass(frozen=True)
 class PointwiseResult:
     """What :func:`epsilon_pointwise` found (beyond the paper; fields as in
-    :class:`~garesearch.attribute.AttributeResult`, Sec. 4.1)."""
+    :class:`~garesearch.attribute.AttributeResult`, Sec. 4.1).
+
+    With ``t=None``, ``epsilon_upper`` and ``epsilon_lower`` are each side's worst case over
+    the true values (possibly at different true values); ``t`` is where the binding side's
+    worst case lies (``inf`` / ``-inf`` with ``far_tail``: the limit at an unbounded end).
+    """
 
     epsilon: float
     t: Any
@@ -147,66 +157,280 @@ class PointwiseResult:
     epsilon_lower: float
     binding: str
     prior: Prior = field(repr=False)
+    far_tail: bool = False
 
     laplace_scale = laplace_scale
 
     def posterior_bound(self) -> float:
-        """:math:`1 / (1 + J(\\epsilon))` at the returned epsilon (at most ``p + delta``)."""
+        """:math:`1 / (1 + J(\\epsilon))` at the returned epsilon (at most ``p + delta``; the
+        far-tail limit :math:`1/(1 + J_\\infty)` when ``far_tail``)."""
+        if math.isinf(self.epsilon):
+            return 1.0
+        if self.far_tail:
+            return 1.0 / (1.0 + math.exp(_limit_log_j(self.prior, self.r, self.epsilon, self.t)))
         return 1.0 / (1.0 + pointwise_ratios(self.prior, self.t, self.r, self.epsilon)[0])
 
 
-def _root(fun, scale):
-    """Largest eps >= 0 with fun(eps) >= 0 for a decreasing ``fun`` (``inf`` if never < 0)."""
+def _tail_rate(prior: Prior, end: float) -> float:
+    """Local decay rate ``lambda`` of the density toward an unbounded end (``inf``: lighter
+    than every exponential, so no far-tail limit)."""
+    if isinstance(prior, Continuous):
+        kind, lam = prior.tail_class("right" if end > 0 else "left")
+        return math.inf if kind == "light" else (0.0 if kind == "heavy" else float(lam))
+    if isinstance(prior, Normal):
+        return math.inf
+    return 0.0  # an unknown unbounded prior: the heaviest case is the sound one
+
+
+def _limit_log_j(prior: Prior, r: float, eps: float, end: float) -> float:
+    r""":math:`\ln J_\infty(\epsilon)` at the unbounded end ``end`` (module docstring)."""
+    lam = _tail_rate(prior, end)
+    if not eps > lam:
+        return math.inf
+    a, b = 2 * r * (eps + lam), 2 * r * (eps - lam)
+    return float(np.logaddexp(-_log_expm1(a), -_log_expm1(b)))
+
+
+class _Scan:
+    """The true values scanned, their balls, and the functions ``F_t`` of each side."""
+
+    def __init__(self, prior: Prior, r: float, delta: float, ts: np.ndarray, limit: bool):
+        self.prior, self.r, self.delta = prior, r, delta
+        self.finite = isinstance(prior, Categorical)
+        self.low, self.high = prior.support
+        self.ends = [e for e in (self.low, self.high) if limit and math.isinf(e)]
+        self.ts = np.asarray(ts, dtype=float)
+        self.lo, self.hi, self.p = self.balls(self.ts)
+
+    def balls(self, ts):
+        """Ends of :math:`X'` in the support and its mass; ``nan`` ends where it is empty."""
+        if self.finite:
+            x = self.prior._x
+            cum = np.concatenate([[0.0], np.cumsum(self.prior.probs)])
+            i = np.clip(np.searchsorted(x, ts - self.r, side="left"), 0, x.size - 1)
+            j = np.clip(np.searchsorted(x, ts + self.r, side="right") - 1, 0, x.size - 1)
+            # |x - t| <= r decided as written (ts +- r rounds)
+            i = np.where(np.abs(x[i] - ts) <= self.r, i, i + 1)
+            j = np.where(np.abs(x[j] - ts) <= self.r, j, j - 1)
+            ok = j >= i
+            i, j = np.where(ok, i, 0), np.where(ok, j, 0)
+            p = np.clip(cum[j + 1] - cum[i], 0.0, 1.0)
+            return np.where(ok, x[i], np.nan), np.where(ok, x[j], np.nan), np.where(ok, p, 0.0)
+        lo = np.maximum(ts - self.r, self.low)
+        hi = np.minimum(ts + self.r, self.high)
+        ok = hi > lo
+        p = np.where(ok, np.asarray(self.prior.mass(np.where(ok, lo, 0.0), np.where(ok, hi, 0.0)), float), 0.0)
+        return np.where(ok, lo, np.nan), np.where(ok, hi, np.nan), p
+
+    def active(self, side, p=None, lo=None):
+        """Where the side can bind: a non-empty ball with ``p + delta < 1`` (upper) or
+        ``delta < p < 1`` (lower)."""
+        lo, p = (self.lo, self.p) if p is None else (lo, p)
+        return ~np.isnan(lo) & ((p + self.delta < 1) if side == "upper" else (p > self.delta) & (p < 1))
+
+    def F(self, eps, side, ts=None):
+        """``F_t(eps)`` (module docstring) at the scanned true values (or ``ts``): ``> 0``
+        where the side's bound is broken; ``-inf`` where the side cannot bind (or the ball is
+        empty)."""
+        lo, hi, p = (self.lo, self.hi, self.p) if ts is None else self.balls(np.atleast_1d(ts))
+        ok = self.active(side, p, lo)
+        d = self.delta
+        out = np.full(lo.shape, -np.inf)
+        if not np.any(ok):
+            return out
+        lo, hi, p = lo[ok], hi[ok], p[ok]
+        log_ratio = _log_ratio(self.prior, eps, lo, hi, side, self.finite)
+        with np.errstate(all="ignore"):
+            if side == "upper":
+                val = np.log1p(-(p + d)) - np.log(p + d) - log_ratio
+            else:
+                val = log_ratio - (np.log1p(-(p - d)) - np.log(p - d))
+        out[ok] = np.where(np.isnan(val), np.inf, val)  # nothing unknown passes as safe
+        return out
+
+    def limit(self, eps, side):
+        """``F`` of the far-tail limit: ``(value, end)``."""
+        best = (-math.inf, None)
+        if side != "upper":
+            return best
+        for end in self.ends:
+            val = math.log1p(-self.delta) - math.log(self.delta) - _limit_log_j(self.prior, self.r, eps, end)
+            if val > best[0]:
+                best = (val, end)
+        return best
+
+    def G(self, eps, side, extra=()):
+        """Largest ``F`` over the grid, the extra true values and the limits."""
+        val = float(np.max(self.F(eps, side)))
+        if len(extra):
+            val = max(val, float(np.max(self.F(eps, side, np.asarray(extra)))))
+        return max(val, self.limit(eps, side)[0])
+
+
+def _largest_root(g, x0, floor):
+    """Largest ``x`` (log-epsilon) with ``g(x) <= 0`` for a non-decreasing ``g``, as the sound
+    end of a bracket narrowed to 1e-13 relative (``-inf``: ``g > 0`` down to ``floor``).
+
+    ``g`` may be infinite; the bracket steps by ``ln 4`` (by 10 where ``g`` is infinite)."""
     from scipy.optimize import brentq
 
-    e = 1e-3 / scale
-    if fun(e) >= 0:
-        lo, hi = e, 2 * e
-        while fun(hi) >= 0:
-            lo, hi = hi, 2 * hi
-            if hi * scale > 1e300:
-                return math.inf
+    if g(x0) <= 0:
+        lo = x0
+        while True:
+            hi = lo + math.log(4.0)
+            if hi > 700:  # epsilon beyond 1e304: return that (sound) bound, or inf where
+                return math.inf if g(lo) == -math.inf else lo  # nothing binds at all
+            if g(hi) > 0:
+                break
+            lo = hi
     else:
-        lo, hi = e / 8, e
-        while fun(lo) < 0:
-            lo, hi = lo / 8, lo
-            if lo * scale < 1e-30:
-                return 0.0
+        hi = x0
+        while True:
+            step = 10.0 if math.isinf(g(hi)) else math.log(4.0)
+            lo = max(hi - step, floor)
+            if g(lo) <= 0:
+                break
+            if lo <= floor:
+                return -math.inf
+            hi = lo
+    bracket = [lo, hi]
+
     def f(x):
-        value = fun(x)
-        return value if math.isfinite(value) else -1e300
+        val = g(x)
+        if bracket[0] < x < bracket[1]:
+            bracket[0 if val <= 0 else 1] = x
+        return min(max(val, -_BIG), _BIG)
 
-    return brentq(f, lo, hi, xtol=1e-300, rtol=1e-15, maxiter=500)
+    tol = 1e-13 * max(1.0, abs(lo), abs(hi))
+    if bracket[1] - bracket[0] > tol:
+        brentq(f, lo, hi, xtol=tol, rtol=1e-15, maxiter=200)
+    while bracket[1] - bracket[0] > tol:  # Brent's last step may leave one side wide
+        f(0.5 * (bracket[0] + bracket[1]))
+    return bracket[0]
 
 
-def _one_t(prior, t, r, delta, sides, scale):
-    lo, hi = prior.correct_extent(t, r)
-    p = float(prior.mass(lo, hi))
-    if p <= 0:
-        return None
-    if p >= 1:  # X' holds all the mass: the posterior is 1 whatever the output
-        return dict(epsilon=math.inf, t=t, p=p, epsilon_upper=math.inf, epsilon_lower=math.inf,
-                    binding="upper")
-    if p + delta >= 1:
-        e_up = math.inf
+class _Memo:
+    """``g(x)`` remembered per ``x`` (the bracket and Brent's method revisit points)."""
+
+    def __init__(self, fun):
+        self.fun, self.seen = fun, {}
+
+    def __call__(self, x):
+        if x not in self.seen:
+            self.seen[x] = self.fun(x)
+        return self.seen[x]
+
+
+def _refine(sc: _Scan, side, x, floor):
+    """Refine the worst grid true values of a density between their neighbours: returns the
+    (lower or equal) log-epsilon and the refined true values it must also meet."""
+    from scipy.optimize import minimize_scalar
+
+    ts = sc.ts
+    extra: list[float] = []
+    for _ in range(8):
+        e = math.exp(x)
+        F = sc.F(e, side)
+        order = [int(i) for i in np.argsort(F)[::-1] if F[i] > -np.inf]
+        picked: list[int] = []
+        for i in order:
+            if len(picked) == _REFINE:
+                break
+            if all(abs(i - j) > 1 for j in picked):
+                picked.append(i)
+        best = (-math.inf, None)
+        for i in picked:
+            a, b = float(ts[max(i - 1, 0)]), float(ts[min(i + 1, ts.size - 1)])
+            if not b > a:
+                continue
+
+            def neg(tt, e=e):
+                return -float(sc.F(e, side, np.array([tt]))[0])
+
+            opt = minimize_scalar(neg, bounds=(a, b), method="bounded", options={"xatol": 1e-8 * (b - a)})
+            if -opt.fun > best[0]:
+                best = (-float(opt.fun), float(opt.x))
+        if best[1] is None or not best[0] > 0:
+            break
+        t_star = best[1]
+        extra.append(t_star)
+        g = _Memo(lambda y, t_star=t_star: float(sc.F(math.exp(y), side, np.array([t_star]))[0]))
+        # the violation is small: bracket just below x
+        d = 1e-9 * max(1.0, abs(x))
+        lo = x - d
+        while g(lo) > 0 and lo > floor:
+            d *= 8
+            lo = x - d
+        x_new = min(x, _largest_root(g, lo, floor))
+        settled = x - x_new <= 1e-12 * max(1.0, abs(x))
+        x = x_new
+        if settled or not math.isfinite(x):
+            break
+    return x, extra
+
+
+def _solve_side(sc: _Scan, side, x0, floor, refine):
+    """The side's largest epsilon over the scanned true values (and the far-tail limit):
+    ``(epsilon, t, p)``; ``(inf, None, nan)`` where the side never binds."""
+    if not np.any(sc.active(side)) and sc.limit(math.exp(x0), side)[0] == -math.inf:
+        return math.inf, None, math.nan
+    g = _Memo(lambda x: sc.G(math.exp(x), side))
+    x = _largest_root(g, x0, floor)
+    extra: list[float] = []
+    if refine and math.isfinite(x):
+        x, extra = _refine(sc, side, x, floor)
+    if not math.isfinite(x):
+        e = 0.0
+        probe = math.exp(floor)
     else:
-        target = math.log((1 - p - delta) / (p + delta))
-        e_up = _root(lambda e: math.log(pointwise_ratios(prior, t, r, e)[0]) - target, scale)
-    e_low = math.inf
-    if sides == "both" and p > delta:
-        target = math.log((1 - p + delta) / (p - delta))
-        e_low = _root(lambda e: target - math.log(pointwise_ratios(prior, t, r, e)[1]), scale)
-    return dict(
-        epsilon=min(e_up, e_low), t=t, p=p, epsilon_upper=e_up, epsilon_lower=e_low,
-        binding="upper" if e_up <= e_low else "lower",
-    )
+        e = probe = math.exp(x)
+    # the binding true value at e: the largest F (over the grid, refined values, limits)
+    ts = np.concatenate([sc.ts, np.asarray(extra, dtype=float)])
+    F = sc.F(probe, side, ts)
+    i = int(np.argmax(F))
+    lim, end = sc.limit(probe, side)
+    if lim >= F[i]:
+        return e, end, 0.0
+    t = float(ts[i])
+    return e, t, float(sc.balls(np.array([t]))[2][0])
+
+
+def _resolvable(prior: Prior, r: float, ts):
+    """The true values of an unbounded tail at which float64 still resolves the ball (a
+    spacing of at most 1e-8 r); beyond them the far-tail limit stands in."""
+    if isinstance(prior, Categorical):
+        return ts
+    low, high = prior.support
+    q_lo, q_hi = (float(v) for v in prior.quantile(np.array([1e-3, 1 - 1e-3])))
+    coarse = np.spacing(np.abs(ts)) > 1e-8 * r
+    far = ((ts > q_hi) & math.isinf(high)) | ((ts < q_lo) & math.isinf(low))
+    return ts[~(coarse & far)]
+
+
+def _spread(prior: Prior, r: float) -> tuple[float, float]:
+    """Smallest and largest distances that matter (to start and stop the searches)."""
+    if isinstance(prior, Categorical):
+        x = prior._x
+        gaps = np.diff(x)
+        small = float(np.min(gaps)) if gaps.size else 1.0
+        big = float(x[-1] - x[0]) if x.size > 1 else 1.0
+    else:
+        q = np.asarray(prior.quantile(np.array([0.25, 0.75])), dtype=float)
+        big = float(q[1] - q[0])
+        low, high = prior.support
+        if not big > 0:
+            big = high - low
+        small = r
+    small = max(small, r) if r > 0 else small
+    return small, max(big, small)
 
 
 def epsilon_pointwise(
     prior: Prior, *, r: float, delta: float, t: Any = None, sides: str = "both"
 ) -> PointwiseResult:
     r"""Epsilon from the pointwise bound (module docstring): sound for every epsilon-DP
-    mechanism and never smaller than Eq. (main)'s best comparison set (Sec. 3.2, 4.1).
+    mechanism and never smaller than Eq. (main)'s best comparison set (Sec. 3.2, 4.1; the
+    bound is beyond the paper).
 
     Parameters
     ----------
@@ -215,8 +439,10 @@ def epsilon_pointwise(
         numeric :class:`Categorical`, :class:`Continuous`).  Discrete-metric priors have all
         distances equal to 1, where this bound coincides with Sec. 3.2's
         :math:`\min(\epsilon_{lb}, \epsilon_{ub})`.
-    r, delta, t, sides
-        As in :func:`garesearch.epsilon_for_attribute`.
+    r : float
+        Precision of a correct guess, ``r >= 0`` (``r > 0`` for a prior with a density).
+    delta, t, sides
+        As in :func:`garesearch.epsilon_for_attribute` (``sides`` "both" or "upper").
 
     Returns
     -------
@@ -225,47 +451,76 @@ def epsilon_pointwise(
     Raises
     ------
     ParameterError, InfeasibleError
+
+    Notes
+    -----
+    Cost: one root search in epsilon, each step one vectorised pass of tilted tails over
+    every candidate true value (a few hundred for a density, every atom of a finite prior),
+    then a local refinement of the worst true value of a density: about 0.1 s for a Normal
+    prior, 1-2 s for a :class:`Continuous` prior, about 1 s for 10^4 atoms.
+
+    Examples
+    --------
+    >>> from garesearch.priors import Normal
+    >>> res = epsilon_pointwise(Normal(2000, 235.7), r=100, delta=0.1)
+    >>> round(res.epsilon, 6), res.binding
+    (0.001701, 'upper')
     """
     check_common(prior, r, delta, sides)
+    r, delta = float(r), float(delta)
     if isinstance(prior, Categorical) and prior.metric == "discrete":
         from .attribute import epsilon_for_attribute
 
-        res = epsilon_for_attribute(prior, r=r, delta=delta, t=t, sides=sides)
+        res = epsilon_for_attribute(prior, r=r, delta=delta, t=t, sides=sides, construction="sound")
         return PointwiseResult(
             epsilon=res.epsilon, t=res.t, r=r, delta=delta, p=res.p, epsilon_upper=res.epsilon_upper,
             epsilon_lower=res.epsilon_lower, binding=res.binding, prior=prior,
         )
+    finite = isinstance(prior, Categorical)
+    if not finite and r == 0:
+        raise ParameterError(
+            "r must be > 0 for a prior with a density: a ball of radius 0 holds no prior mass, "
+            "so no guess is ever correct"
+        )
     low, high = prior.support
     if r >= high - low:
         raise ParameterError(f"r must be smaller than the prior's diameter R = {high - low}; got r={r}")
-    scale = _scale(prior)
     if t is not None:
-        if not isinstance(t, (int, float, np.integer, np.floating)) or not low <= t <= high:
+        if isinstance(t, bool) or not isinstance(t, (int, float, np.integer, np.floating)) or not math.isfinite(t):
+            raise ParameterError(f"t must be a finite number; got {t!r}")
+        if not low <= t <= high:
             raise ParameterError(f"t must lie in the prior's support [{low}, {high}]; got {t!r}")
-        best = _one_t(prior, float(t), r, delta, sides, scale)
-        if best is None:
+        if finite and not np.any(prior._x == float(t)):
+            raise ParameterError(f"t={t!r} is not a value of this prior; values: {prior.values}")
+        sc = _Scan(prior, r, delta, np.array([float(t)]), limit=False)
+        if np.isnan(sc.lo[0]):
             raise InfeasibleError(f"the ball of radius r={r} around t={t} holds no prior mass")
     else:
-        ts = [float(x) for x in prior.t_candidates(r)]
-        results = [res for res in (_one_t(prior, x, r, delta, sides, scale) for x in ts) if res]
-        i = int(np.argmin([res["epsilon"] for res in results]))
-        best = results[i]
-        if not isinstance(prior, Categorical):
-            from scipy.optimize import minimize_scalar
-
-            a, b = ts[max(i - 1, 0)], ts[min(i + 1, len(ts) - 1)]
-            if b > a:
-                def f(x):
-                    res = _one_t(prior, float(x), r, delta, sides, scale)
-                    return math.inf if res is None else res["epsilon"]
-
-                opt = minimize_scalar(f, bounds=(a, b), method="bounded", options={"xatol": 1e-10 * max(1.0, abs(b))})
-                if opt.fun < best["epsilon"]:
-                    best = _one_t(prior, float(opt.x), r, delta, sides, scale)
-    if not best["epsilon"] > 0:
+        sc = _Scan(prior, r, delta, _resolvable(prior, r, prior.t_candidates(r)), limit=True)
+    small, big = _spread(prior, r)
+    x0 = math.log(math.atanh(delta) / small)
+    floor = math.log(1e-30 / big)
+    refine = t is None and not finite
+    found = {}
+    for side in ("upper", "lower"):
+        if side == "upper" or sides == "both":
+            found[side] = _solve_side(sc, side, x0, floor, refine)
+        else:
+            found[side] = (math.inf, None, math.nan)
+    e_up, e_low = found["upper"][0], found["lower"][0]
+    binding = "upper" if e_up <= e_low else "lower"
+    eps, tw, pw = found[binding]
+    if math.isinf(eps):  # no true value constrains either side: X' holds all the mass
+        tw = float(t) if t is not None else float(sc.ts[int(np.argmax(sc.p))])
+        pw = float(sc.balls(np.array([tw]))[2][0])
+    if not eps > 0:
         raise InfeasibleError(
-            f"no epsilon > 0 keeps the advantage within delta={delta} at t={best['t']!r}: the "
-            f"{best['binding']} side cannot be met"
-            + ("; the prior's tails are too heavy for the lower side. Use sides='upper'." if best["binding"] == "lower" else ".")
+            f"no epsilon > 0 keeps the advantage within delta={delta} at t={tw!r}: the "
+            f"{binding} side cannot be met"
+            + ("; the prior's tails are too heavy for the lower side. Use sides='upper'." if binding == "lower" else ".")
         )
-    return PointwiseResult(r=r, delta=delta, prior=prior, **best)
+    far = tw is not None and math.isinf(tw)
+    return PointwiseResult(
+        epsilon=eps, t=tw, r=r, delta=delta, p=pw, epsilon_upper=e_up, epsilon_lower=e_low,
+        binding=binding, prior=prior, far_tail=far,
+    )

@@ -128,24 +128,35 @@ class Prior(ABC):
     def log_tilted_mass(self, k: float, lo, hi, anchor):
         r""":math:`\log \int_{lo \le u \le hi} e^{k(u - \text{anchor})} dF(u)`, vectorised,
         from the tilted tails (:meth:`log_tilted_tail`): the difference of two left tails or of
-        two right tails, whichever loses fewer digits.
+        two right tails, whichever loses fewer digits (one tail where an end is infinite).
         """
         from .tilted import log_diff_exp
 
         k = float(k)
         lo, hi, anchor = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (lo, hi, anchor)))
-        below = np.nextafter(lo, -np.inf)
-        above = np.nextafter(hi, np.inf)
+        lo_inf, hi_inf = np.isneginf(lo), np.isposinf(hi)
+        # infinite ends: the one tail from the finite end (from the anchor if both are)
+        lo = np.where(lo_inf, np.where(hi_inf, anchor, hi), lo)
+        hi = np.where(hi_inf, lo, hi)
+        # atoms at lo and hi belong to the interval; a density has none (and the next float
+        # beyond a far end can be a wide step)
+        below = np.nextafter(lo, -np.inf) if self.is_finite else lo
+        above = np.nextafter(hi, np.inf) if self.is_finite else hi
         with np.errstate(invalid="ignore", over="ignore"):
             l_hi = self.log_tilted_tail(k, hi, "left") + k * (hi - anchor)
             l_lo = self.log_tilted_tail(k, below, "left") + k * (below - anchor)
             r_lo = self.log_tilted_tail(k, lo, "right") + k * (lo - anchor)
             r_hi = self.log_tilted_tail(k, above, "right") + k * (above - anchor)
-            use_left = (l_hi - l_lo) >= (r_lo - r_hi)
+            # a divergent tail (a growing tilt over a heavy tail: inf) cannot be differenced
+            right_ok = np.isfinite(r_lo) | np.isneginf(r_lo)
+            left_ok = np.isfinite(l_hi) | np.isneginf(l_hi)
+            use_left = np.where(right_ok & left_ok, (l_hi - l_lo) >= (r_lo - r_hi), left_ok)
             left = log_diff_exp(l_hi, np.minimum(l_lo, l_hi))
             right = log_diff_exp(r_lo, np.minimum(r_hi, r_lo))
-        out = np.where(use_left, left, right)
-        out = np.where(hi >= lo, out, -np.inf)
+            out = np.where(use_left, left, right)
+            out = np.where(lo_inf & ~hi_inf, l_hi, np.where(hi_inf & ~lo_inf, r_lo, out))
+            out = np.where(lo_inf & hi_inf, np.logaddexp(l_hi, r_hi), out)
+        out = np.where((hi >= lo) | lo_inf | hi_inf, out, -np.inf)
         return float(out) if out.ndim == 0 else out
 
     def quantile(self, u):
