@@ -135,6 +135,13 @@ class Prior(ABC):
         k = float(k)
         lo, hi, anchor = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (lo, hi, anchor)))
         lo_inf, hi_inf = np.isneginf(lo), np.isposinf(hi)
+        with np.errstate(invalid="ignore", over="ignore"):
+            if np.all(lo_inf & ~hi_inf):  # one tail
+                out = self.log_tilted_tail(k, hi, "left") + k * (hi - anchor)
+                return float(out) if out.ndim == 0 else out
+            if np.all(hi_inf & ~lo_inf):
+                out = self.log_tilted_tail(k, lo, "right") + k * (lo - anchor)
+                return float(out) if out.ndim == 0 else out
         # infinite ends: the one tail from the finite end (from the anchor if both are)
         lo = np.where(lo_inf, np.where(hi_inf, anchor, hi), lo)
         hi = np.where(hi_inf, lo, hi)

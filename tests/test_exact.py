@@ -528,3 +528,74 @@ def test_bad_input():
         exact_advantage(CATS, Laplace(), epsilon=1.0, r=0, target=("pink", "M"))
     with pytest.raises(ParameterError, match="delta"):
         exact_epsilon(Normal(0, 1), Laplace(), r=0.5, delta=1.5)
+
+
+# --- the worst true value over heavy tails (t=None reaches both ends) -------------------------
+def _mp_laplace_upper(pdf, low, t, r, k, bulk):
+    """sup_y Post[B(t, r) | y] - p_t for Laplace noise of rate k, by mpmath quadrature at 30
+    digits (split at the kinks and the bulk) and a golden-section search over y in [t-r, t+r]
+    (the posterior is unimodal there and increases left of it, decreases right of it)."""
+    lo, h = mpmath.mpf(t) - r, mpmath.mpf(t) + r
+
+    def integral(a, b, y):
+        pts = sorted({mpmath.mpf(v) for v in (a, b, *bulk, lo - 20 / k, lo - 2 / k, h + 2 / k,
+                                              h + 20 / k, y) if a <= v <= b})
+        return mpmath.quad(lambda x: pdf(x) * mpmath.exp(-k * abs(y - x)), pts)
+
+    def post(y):
+        n = integral(lo, h, y)
+        return n / (n + integral(low, lo, y) + integral(h, mpmath.inf, y))
+
+    g = (mpmath.sqrt(5) - 1) / 2
+    a, b = lo, h
+    x1, x2 = b - g * (b - a), a + g * (b - a)
+    f1, f2 = post(x1), post(x2)
+    while b - a > 1e-4 / k:
+        if f1 < f2:
+            a, x1, f1 = x1, x2, f2
+            x2 = a + g * (b - a)
+            f2 = post(x2)
+        else:
+            b, x2, f2 = x2, x1, f1
+            x1 = b - g * (b - a)
+            f1 = post(x1)
+    return max(f1, f2) - mpmath.quad(pdf, [max(low, lo), t, h])
+
+
+def _lognorm_pdf(x):  # scipy.stats.lognorm(0.5, scale=2000)
+    if x <= 0:
+        return mpmath.mpf(0)
+    return mpmath.exp(-mpmath.log(x / 2000) ** 2 / 0.5) / (x * 0.5 * mpmath.sqrt(2 * mpmath.pi))
+
+
+def _t3_pdf(x):  # scipy.stats.t(3, loc=2000, scale=1000)
+    z = (x - 2000) / mpmath.mpf(1000)
+    return 2 * mpmath.sqrt(3) / (mpmath.pi * (3 + z * z) ** 2) / 1000
+
+
+@pytest.mark.parametrize("name", ["lognorm", "t3"])
+def test_exact_epsilon_covers_the_far_tails(name):
+    """Issue-13 defect: the worst true value of a heavy-tailed prior lies beyond every quantile
+    grid (the Laplace posterior of B(t, r) tends to 1 - e^{-eps r} as t -> infinity).  At the
+    returned epsilon the advantage at far t, by mpmath quadrature, stays within delta, and the
+    package agrees with it there; at epsilon (1 + 1e-4) a far t exceeds delta."""
+    import scipy.stats
+
+    from garesearch.priors import Continuous
+
+    if name == "lognorm":
+        prior, pdf, low, bulk = Continuous(scipy.stats.lognorm(0.5, scale=2000)), _lognorm_pdf, 0, [2000, 5000]
+        far = [6e4, 1e5, 4.6e5]
+        beyond = 1e8
+    else:
+        prior, pdf, low, bulk = Continuous(scipy.stats.t(3, loc=2000, scale=1000)), _t3_pdf, -mpmath.inf, [2000]
+        far = [-1e5, 6e4, 4.6e5]
+        beyond = -1e8
+    eps = exact_epsilon(prior, Laplace(), r=100, delta=0.1)
+    with mpmath.workdps(30):
+        for t in far:
+            mp = _mp_laplace_upper(pdf, low, t, 100, mpmath.mpf(eps), bulk)
+            assert mp <= 0.1
+            got = exact_advantage(prior, Laplace(), epsilon=eps, r=100, t=t, sides="upper").advantage
+            assert got == pytest.approx(float(mp), abs=1e-6)
+        assert _mp_laplace_upper(pdf, low, beyond, 100, mpmath.mpf(eps) * (1 + mpmath.mpf("1e-4")), bulk) > 0.1
