@@ -161,16 +161,19 @@ def _eps_main1(p, q, delta, D):
 _GRID_U = np.concatenate([[0.0], np.geomspace(1e-7, 1.0, 96)])
 
 
-def _maximise(fun, lo, hi, n=97, fun1=None):
+def _maximise(fun, lo, hi, n=97, fun1=None, xs=None):
     """Global maximum of a 1-d function on [lo, hi]: bracket on a grid, refine with Brent.
 
     ``fun`` takes an array; ``fun1``, if given, is the same function of one float (it only
-    saves the cost of wrapping every point of the refinement in an array).
+    saves the cost of wrapping every point of the refinement in an array); ``xs``, if given,
+    is the grid (increasing, from ``lo`` to ``hi``).
     """
     from scipy.optimize import minimize_scalar
 
-    u = _GRID_U if n == _GRID_U.size else np.concatenate([[0.0], np.geomspace(1e-7, 1.0, n - 1)])
-    xs = lo + (hi - lo) * u
+    if xs is None:
+        u = _GRID_U if n == _GRID_U.size else np.concatenate([[0.0], np.geomspace(1e-7, 1.0, n - 1)])
+        xs = lo + (hi - lo) * u
+    n = xs.size
     ys = fun(xs)
     if not np.any(np.isfinite(ys) & (ys > -np.inf)):
         return None, -np.inf
@@ -194,32 +197,99 @@ def _maximise(fun, lo, hi, n=97, fun1=None):
     return float(xs[i]), float(ys[i])
 
 
+def _cut_ends(prior, lo, hi, R, t):
+    """Ends of the region the comparison sets may reach (``R`` from ``t`` if given): the
+    support's ends, an infinite end replaced by a point beyond both the 1e-16 quantile and the
+    ball (so that a ball far in a tail keeps comparison sets on both of its sides)."""
+    low, high = prior.support
+    lo, hi, t = (np.asarray(v, dtype=float) for v in (lo, hi, t))
+    if R is not None:
+        return np.maximum(low, t - R), np.minimum(high, t + R)
+    with np.errstate(all="ignore"):
+        q_lo = float(prior.quantile(1e-16)) if math.isinf(low) else low
+        q_hi = float(prior.upper_quantile(1e-16)) if math.isinf(high) else high
+    span = np.maximum(q_hi, hi) - np.minimum(q_lo, lo)
+    cut_lo = np.minimum(q_lo, lo - span) if math.isinf(low) else np.full(lo.shape, low)
+    cut_hi = np.maximum(q_hi, hi + span) if math.isinf(high) else np.full(hi.shape, high)
+    return cut_lo, cut_hi
+
+
+#: points per decade of the geometric grid over the comparison set's distance
+_PER_DECADE = 8
+
+
+def _distance_grid(width, d_max):
+    """Distances ``D`` to scan, rows (``width``, ``d_max`` arrays): ``width`` and geometric
+    steps above it from 1e-7 of ``min(width, d_max - width)`` to ``d_max`` (a comparison set
+    just beyond the ball and one reaching the far bulk are both on the grid, however far
+    apart they are)."""
+    width, d_max = np.atleast_1d(np.asarray(width, float)), np.atleast_1d(np.asarray(d_max, float))
+    span = np.maximum(d_max - width, 0.0)
+    first = 1e-7 * np.where(width > 0, np.minimum(width, span), span)
+    with np.errstate(all="ignore"):
+        decades = np.where(span > 0, np.log10(span / first), 0.0)
+    m = int(min(max(96, _PER_DECADE * float(np.max(decades, initial=0.0))), 800))
+    v = np.linspace(0.0, 1.0, m)
+    with np.errstate(all="ignore"):
+        offs = np.exp(np.log(first)[:, None] + np.log(span / first)[:, None] * v)
+    offs = np.where(span[:, None] > 0, offs, 0.0)
+    return np.concatenate([width[:, None], width[:, None] + offs], axis=1)
+
+
+def _eps_main_log(log_p, log_q, delta, D):
+    r"""Eq. (main) per unit distance from :math:`\ln p` and :math:`\ln q` (a ball far in a
+    tail, its mass below float64): :math:`\epsilon D = \ln q - \ln(1-p) + \ln(p+\delta)
+    - \ln p + \mathrm{log1p}(\delta/(1-p-\delta))` (:func:`garesearch.bound.eps_main_formula`
+    with :math:`\mathrm{log1p}(\delta/p) = \ln(p+\delta) - \ln p`); -inf where infeasible."""
+    p = math.exp(log_p)
+    if p + delta >= 1:
+        return np.full(np.shape(D), np.inf)
+    with np.errstate(all="ignore"):
+        e = (log_q - math.log1p(-p) + math.log(p + delta) - log_p
+             + math.log1p(delta / (1 - p - delta))) / D
+    return np.where(np.isfinite(log_q) & (e > 0), e, -np.inf)
+
+
 def _upper_sound_continuous(prior, t, r, delta, R):
     lo, hi = prior.correct_extent(t, r)
     p = float(prior.mass(lo, hi))
-    low, high = prior.support
-    cut_lo = max(low, t - R) if R is not None else low
-    cut_hi = min(high, t + R) if R is not None else high
-    if not np.isfinite(cut_lo):
-        cut_lo = float(prior.quantile(1e-16))
-    if not np.isfinite(cut_hi):
-        cut_hi = float(prior.upper_quantile(1e-16))
+    cut_lo, cut_hi = (float(v) for v in _cut_ends(prior, lo, hi, R, t))
     width = hi - lo
     d_max = max(hi - cut_lo, cut_hi - lo)
-
-    def q_of(D):
-        return prior.mass(np.maximum(hi - D, cut_lo), np.minimum(lo + D, cut_hi)) - p
-
-    def eps_of(D):
-        return _eps_main(p, q_of(D), delta, D)
-
-    def eps_of1(D):
-        q = prior._mass1(max(hi - D, cut_lo), min(lo + D, cut_hi)) - p
-        return _eps_main1(p, q, delta, D)
-
     if d_max <= width:
         return p, None
-    D, e = _maximise(eps_of, width, d_max, fun1=eps_of1)
+    grid = _distance_grid(width, d_max)[0]
+    if p > 0:
+        def q_of(D):
+            return prior.mass(np.maximum(hi - D, cut_lo), np.minimum(lo + D, cut_hi)) - p
+
+        def eps_of(D):
+            return _eps_main(p, q_of(D), delta, D)
+
+        def eps_of1(D):
+            q = prior._mass1(max(hi - D, cut_lo), min(lo + D, cut_hi)) - p
+            return _eps_main1(p, q, delta, D)
+    else:  # the ball's mass underflows: Eq. (main) from log masses
+        log_p = float(prior.log_tilted_mass(0.0, lo, hi, t)) if hi > lo else -math.inf
+        if not log_p > -math.inf:
+            return 0.0, None
+
+        def log_q(D):
+            D = np.asarray(D, dtype=float)
+            with np.errstate(all="ignore"):
+                below = prior.log_tilted_mass(0.0, np.maximum(hi - D, cut_lo), lo, t)
+                above = prior.log_tilted_mass(0.0, hi, np.minimum(lo + D, cut_hi), t)
+            return np.logaddexp(np.where(hi - D < lo, below, -np.inf), np.where(lo + D > hi, above, -np.inf))
+
+        def q_of(D):
+            return np.exp(log_q(D))
+
+        def eps_of(D):
+            return _eps_main_log(log_p, log_q(D), delta, D)
+
+        eps_of1 = None
+        p = math.exp(log_p)
+    D, e = _maximise(eps_of, width, d_max, fun1=eps_of1, xs=grid)
     if D is None or not e > 0:
         return p, None
     q = float(q_of(np.array([D]))[0])
@@ -498,6 +568,11 @@ def epsilon_for_attribute(
         return epsilon_pointwise(prior, r=r, delta=delta, t=t, sides=sides)
     check_common(prior, r, delta, sides)
     discrete = isinstance(prior, Categorical) and prior.metric == "discrete"
+    if r == 0 and not isinstance(prior, Categorical):
+        raise ParameterError(
+            "r must be > 0 for a prior with a density: a ball of radius 0 holds no prior mass, "
+            "so no guess is ever correct"
+        )
     if R is not None:
         if not (isinstance(R, (int, float, np.integer, np.floating)) and math.isfinite(R) and R > 0):
             raise ParameterError(f"R must be a finite number > 0; got {R!r}")
@@ -581,6 +656,67 @@ def _worst_t(prior, *args):
         opt = minimize_scalar(f, bounds=(a, b), method="bounded", options={"xatol": 1e-10 * max(1.0, abs(b))})
         if opt.fun < best["epsilon"]:
             best = _one_t(prior, float(opt.x), *args, memo=memo)
+    if args[4] == "sound" and args[2] is None:  # beyond the grid: the limit at an unbounded end
+        lim, end, D = _sound_far_tail(prior, args[0], args[1])
+        if lim < best["epsilon"]:
+            best = dict(epsilon=lim, t=end, p=0.0, q=0.0, a=D - args[0], distance=D, epsilon_upper=lim,
+                        epsilon_lower=math.inf, binding="upper")
+    return best
+
+
+def _sound_far_tail(prior, r, delta):
+    r"""The sound construction's upper-side epsilon as ``t`` goes to an unbounded end of the
+    support: ``(epsilon, end, D)``, ``(inf, None, nan)`` where no end limits it (beyond the paper).
+
+    Where the density behaves locally like :math:`e^{-\lambda u}` (:meth:`Continuous.tail_class`;
+    :math:`\lambda = 0` for a tail heavier than every exponential), ``p`` tends to 0 and the
+    comparison set at distance ``D > 2r`` has :math:`q/p \to (\sinh\lambda(D - r) -
+    \sinh\lambda r)/\sinh\lambda r` (:math:`(D - 2r)/r` for :math:`\lambda = 0`), so Eq. (main)
+    tends to :math:`\epsilon D = \ln(q/p) + \ln(\delta/(1 - \delta))`, maximised over ``D``.  A
+    tail lighter than every exponential (and a Normal prior) gives no limit: ``q/p`` grows
+    without bound.  The lower side does not bind there (``p < delta``).
+    """
+    best = (math.inf, None, math.nan)
+    tail_class = getattr(prior, "tail_class", None)
+    if tail_class is None or r <= 0:
+        return best
+    low, high = prior.support
+    c = math.log(delta) - math.log1p(-delta)
+    for end, side in ((low, "left"), (high, "right")):
+        if math.isfinite(end):
+            continue
+        kind, lam = tail_class(side)
+        if kind == "light":
+            continue
+        lam = 0.0 if kind == "heavy" else float(lam)
+        top = 1e12 * r if lam == 0 else min(1e12 * r, 2 * r + 1e3 / lam)
+        D = 2 * r + np.concatenate([np.geomspace(1e-9 * r, top, 2000)])
+        with np.errstate(all="ignore"):
+            if lam * r < 1e-8:
+                log_ratio = np.log((D - 2 * r) / r)
+            else:
+                x, y = lam * (D - r), lam * r
+                # ln(sinh x - sinh y) - ln(sinh y), x > y > 0, without overflow
+                log_ratio = (x + np.log(-np.expm1(-2 * x) - np.exp(y - x) + np.exp(-y - x))
+                             - (y + math.log(-math.expm1(-2 * y))))
+            e = (log_ratio + c) / D
+        e = np.where(np.isfinite(e), e, -np.inf)
+        i = int(np.argmax(e))
+        lo_i, hi_i = D[max(i - 1, 0)], D[min(i + 1, D.size - 1)]
+        fine = np.linspace(lo_i, hi_i, 2001)
+        with np.errstate(all="ignore"):
+            if lam * r < 1e-8:
+                lr = np.log((fine - 2 * r) / r)
+            else:
+                x = lam * (fine - r)
+                lr = (x + np.log(-np.expm1(-2 * x) - np.exp(y - x) + np.exp(-y - x))
+                      - (y + math.log(-math.expm1(-2 * y))))
+            ef = (lr + c) / fine
+        ef = np.where(np.isfinite(ef), ef, -np.inf)
+        j = int(np.argmax(ef))
+        val = max(float(ef[j]), 0.0)
+        if val < best[0]:
+            best = (val, end, float(fine[j]))
     return best
 
 
@@ -590,7 +726,7 @@ _NEAR = 1e-6
 _ZOOM_POINTS, _ZOOM_ROUNDS = 17, 6
 
 
-def _maximise_rows(fun, lo, hi):
+def _maximise_rows(fun, lo, hi, X=None):
     """Row-wise maximum of ``fun(X)`` (``X`` of shape (rows, points)) over ``[lo, hi]``.
 
     The grid of :func:`_maximise`, then a zoom into the bracket of each row's best grid
@@ -598,13 +734,14 @@ def _maximise_rows(fun, lo, hi):
     which is flat.  Returns the row maxima (``-inf`` where a row has no finite value).
     """
     rows = np.arange(lo.size)
-    X = lo[:, None] + (hi - lo)[:, None] * _GRID_U
+    if X is None:
+        X = lo[:, None] + (hi - lo)[:, None] * _GRID_U
     Y = fun(X)
     Y = np.where(np.isnan(Y), -np.inf, Y)
     none = ~np.any(np.isfinite(Y) & (Y > -np.inf), axis=1)
     i = np.argmax(Y, axis=1)
     best = Y[rows, i]
-    n = _GRID_U.size
+    n = X.shape[1]
     a, b = X[rows, np.maximum(i - 1, 0)], X[rows, np.minimum(i + 1, n - 1)]
     zoom = np.linspace(0.0, 1.0, _ZOOM_POINTS)
     for _ in range(_ZOOM_ROUNDS):
@@ -655,15 +792,7 @@ def _scan_t(prior, ts, r, delta, R, sides, construction):
     lo = np.array([e[0] for e in extent])
     hi = np.array([e[1] for e in extent])
     p = prior.mass(lo, hi)
-    low_s, high_s = prior.support
-    cut_lo = np.maximum(low_s, ts - R) if R is not None else np.full(ts.shape, low_s)
-    cut_hi = np.minimum(high_s, ts + R) if R is not None else np.full(ts.shape, high_s)
-    if not np.all(np.isfinite(cut_lo)):
-        far = float(prior.quantile(1e-16))
-        cut_lo = np.where(np.isfinite(cut_lo), cut_lo, far)
-    if not np.all(np.isfinite(cut_hi)):
-        far = float(prior.upper_quantile(1e-16))
-        cut_hi = np.where(np.isfinite(cut_hi), cut_hi, far)
+    cut_lo, cut_hi = _cut_ends(prior, lo, hi, R, ts)
     width = hi - lo
     d_max = np.maximum(hi - cut_lo, cut_hi - lo)
 
@@ -671,7 +800,8 @@ def _scan_t(prior, ts, r, delta, R, sides, construction):
         q = _mass_2d(prior, np.maximum(col(hi) - X, col(cut_lo)), np.minimum(col(lo) + X, col(cut_hi)))
         return _eps_main(col(p), q - col(p), delta, X)
 
-    up = _maximise_rows(eps_of, width, np.maximum(d_max, width))
+    up = _maximise_rows(eps_of, width, np.maximum(d_max, width),
+                        _distance_grid(width, np.maximum(d_max, width)))
     up = np.where((d_max > width) & (up > 0), up, np.where(p + delta >= 1, np.inf, 0.0))
     has_mass = p > 0
     if sides == "both":
