@@ -46,7 +46,7 @@ from ._backend import NUMPY
 from .errors import InfeasibleError, ParameterError
 from .priors import Categorical, Prior
 
-__all__ = ["AttributeResult", "epsilon_for_attribute", "paper_counterexample"]
+__all__ = ["AttributeResult", "eps_main", "epsilon_for_attribute", "log_tail_mgf", "maximise", "paper_counterexample"]
 
 _CONSTRUCTIONS = ("optimal", "sound", "pointwise", "paper")
 _SIDES = ("both", "upper")
@@ -129,9 +129,15 @@ class AttributeResult:
 
 
 # ------------------------------------------------------------------------------------------
-def _eps_main(p, q, delta, D):
-    """Eq. (main) per unit distance, vectorised over p, q and D; -inf where infeasible
-    (``inf`` where ``p + delta >= 1``: the upper side cannot bind)."""
+def eps_main(p, q, delta, D):
+    """Eq. (main) (Sec. 3.2) per unit distance, vectorised over p, q and D; -inf where
+    infeasible (``inf`` where ``p + delta >= 1``: the upper side cannot bind).
+
+    Examples
+    --------
+    >>> round(float(eps_main(0.2, 0.5, 0.1, 2.0)), 6)
+    0.034496
+    """
     q = np.asarray(q, dtype=float)
     D = np.asarray(D, dtype=float)
     if np.ndim(p) == 0:
@@ -148,7 +154,7 @@ def _eps_main(p, q, delta, D):
 
 
 def _eps_main1(p, q, delta, D):
-    """:func:`_eps_main` for floats (the same operations, without the array overhead)."""
+    """:func:`eps_main` for floats (the same operations, without the array overhead)."""
     if p + delta >= 1:
         return math.inf
     if not q > 0:
@@ -157,16 +163,24 @@ def _eps_main1(p, q, delta, D):
     return e if e > 0 else -math.inf
 
 
-# the search grid of :func:`_maximise`: 0 and 96 log-spaced points on [1e-7, 1]
+# the search grid of :func:`maximise`: 0 and 96 log-spaced points on [1e-7, 1]
 _GRID_U = np.concatenate([[0.0], np.geomspace(1e-7, 1.0, 96)])
 
 
-def _maximise(fun, lo, hi, n=97, fun1=None, xs=None):
-    """Global maximum of a 1-d function on [lo, hi]: bracket on a grid, refine with Brent.
+def maximise(fun, lo, hi, n=97, fun1=None, xs=None):
+    """Global maximum of a 1-d function on [lo, hi]: bracket on a grid, refine with Brent
+    (the search over comparison sets of Sec. 4.1; returns ``(x, value)``, ``(None, -inf)``
+    where the function has no finite value).
 
     ``fun`` takes an array; ``fun1``, if given, is the same function of one float (it only
     saves the cost of wrapping every point of the refinement in an array); ``xs``, if given,
     is the grid (increasing, from ``lo`` to ``hi``).
+
+    Examples
+    --------
+    >>> x, v = maximise(lambda x: -(x - 0.3) ** 2, 0.0, 1.0)
+    >>> round(x, 6), abs(round(v, 12))
+    (0.3, 0.0)
     """
     from scipy.optimize import minimize_scalar
 
@@ -264,7 +278,7 @@ def _upper_sound_continuous(prior, t, r, delta, R):
             return prior.mass(np.maximum(hi - D, cut_lo), np.minimum(lo + D, cut_hi)) - p
 
         def eps_of(D):
-            return _eps_main(p, q_of(D), delta, D)
+            return eps_main(p, q_of(D), delta, D)
 
         def eps_of1(D):
             q = prior._mass1(max(hi - D, cut_lo), min(lo + D, cut_hi)) - p
@@ -289,7 +303,7 @@ def _upper_sound_continuous(prior, t, r, delta, R):
 
         eps_of1 = None
         p = math.exp(log_p)
-    D, e = _maximise(eps_of, width, d_max, fun1=eps_of1, xs=grid)
+    D, e = maximise(eps_of, width, d_max, fun1=eps_of1, xs=grid)
     if D is None or not e > 0:
         return p, None
     q = float(q_of(np.array([D]))[0])
@@ -313,7 +327,7 @@ def _upper_sound_finite(prior: Categorical, t, r, delta, R):
     D_sorted, q_cum = D_x[order], np.cumsum(w_x[order])
     last = np.r_[D_sorted[1:] != D_sorted[:-1], True]  # all atoms at the same D enter together
     D_c, q_c = D_sorted[last], q_cum[last]
-    e = _eps_main(p, q_c, delta, D_c)
+    e = eps_main(p, q_c, delta, D_c)
     i = int(np.argmax(e))
     if not e[i] > 0:
         return p, None
@@ -330,6 +344,31 @@ def _scale(prior) -> float:
     return max(q3 - q1, 1e-300)
 
 
+def log_tail_mgf(prior: Prior, epsilon: float, lo: float, hi: float) -> float:
+    r""":math:`\ln M(\epsilon)`, :math:`M(\epsilon) = \int_{x < lo \text{ or } x > hi}
+    e^{\epsilon D(x)} dF(x)` with :math:`D(x) = \max(|x - lo|, |x - hi|)` (the lower side of
+    Def. 7, module docstring), from the prior's tilted tails
+    (:meth:`~garesearch.priors.Prior.log_tilted_tail`): ``inf`` where it diverges, ``-inf``
+    where no mass lies outside ``[lo, hi]`` (beyond the paper).
+
+    Examples
+    --------
+    >>> from garesearch.priors import Categorical
+    >>> round(math.exp(log_tail_mgf(Categorical({0: 0.5, 1: 0.5}), 1.0, 0.0, 0.0)), 6)
+    1.359141
+    """
+    e, lo, hi = float(epsilon), float(lo), float(hi)
+    finite = prior.is_finite
+    below = math.nextafter(lo, -math.inf) if finite else lo
+    above = math.nextafter(hi, math.inf) if finite else hi
+    low, high = prior.support
+    with np.errstate(all="ignore"):
+        left = float(prior.log_tilted_tail(-e, below, "left")) if lo > low else -math.inf
+        right = float(prior.log_tilted_tail(e, above, "right")) if hi < high else -math.inf
+    out = np.logaddexp(left, right) + e * (hi - lo)
+    return float(out) if not math.isnan(out) else math.inf
+
+
 def _lower_sound(prior, t, r, delta, p):
     """Largest epsilon with p / (p + M(eps)) >= p - delta (inf if p <= delta).
 
@@ -340,13 +379,12 @@ def _lower_sound(prior, t, r, delta, p):
     if p <= delta:
         return math.inf
     lo, hi = prior.correct_extent(t, r)
-    if prior.tail_mgf(0.0, lo, hi) == 0:  # X' holds all the mass
+    if log_tail_mgf(prior, 0.0, lo, hi) == -math.inf:  # X' holds all the mass
         return math.inf
     log_target = math.log(p * (1 - p + delta) / (p - delta))
 
     def excess(e):
-        m = prior.tail_mgf(e, lo, hi)
-        return math.inf if not math.isfinite(m) else math.log(m) - log_target
+        return log_tail_mgf(prior, e, lo, hi) - log_target
 
     scale = _scale(prior)
     e = 1e-3 / scale
@@ -436,10 +474,10 @@ def _lower_exceeds(prior, lo, hi, delta, p, e):
         return True
     if not 0 < e < math.inf:
         return False
-    m = prior.tail_mgf(e, lo, hi)
-    if m == 0:  # X' holds all the mass
+    log_m = log_tail_mgf(prior, e, lo, hi)
+    if log_m == -math.inf:  # X' holds all the mass
         return True
-    return 0 < m < math.inf and math.log(m) < math.log(p * (1 - p + delta) / (p - delta))
+    return log_m < math.log(p * (1 - p + delta) / (p - delta))
 
 
 def _epsilon_one_t(prior, t, r, delta, R, sides, construction, memo=None):
@@ -474,12 +512,12 @@ def _paper_one_t(prior, t, r, delta, R, sides):
         if cand.size == 0 or p == 0:
             return p, None, math.inf
         q = prior.ball_mass(t, cand) - p
-        e = _eps_main(p, q, delta, cand)
+        e = eps_main(p, q, delta, cand)
         i = int(np.argmax(e))
         upper = (float(e[i]), float(q[i]), float(cand[i]), float(cand[i])) if e[i] > 0 else None
     else:
-        a, e = _maximise(
-            lambda a: _eps_main(p, prior.ball_mass(t, a) - p, delta, a), r, R,
+        a, e = maximise(
+            lambda a: eps_main(p, prior.ball_mass(t, a) - p, delta, a), r, R,
             fun1=lambda a: _eps_main1(p, prior._mass1(t - a, t + a) - p, delta, a),
         )
         upper = None if a is None or not e > 0 else (e, float(prior.ball_mass(t, a) - p), a, a)
@@ -720,6 +758,9 @@ def _sound_far_tail(prior, r, delta):
     return best
 
 
+#: former private names (kept for callers that still use them)
+_eps_main, _maximise = eps_main, maximise
+
 # candidates within this relative distance of the scan's minimum are evaluated exactly
 _NEAR = 1e-6
 # zoom of the vectorised scan: points per round and rounds (bracket shrinks 8x per round)
@@ -729,7 +770,7 @@ _ZOOM_POINTS, _ZOOM_ROUNDS = 17, 6
 def _maximise_rows(fun, lo, hi, X=None):
     """Row-wise maximum of ``fun(X)`` (``X`` of shape (rows, points)) over ``[lo, hi]``.
 
-    The grid of :func:`_maximise`, then a zoom into the bracket of each row's best grid
+    The grid of :func:`maximise`, then a zoom into the bracket of each row's best grid
     point (instead of one Brent search per row): accurate to rounding in the maximum,
     which is flat.  Returns the row maxima (``-inf`` where a row has no finite value).
     """
@@ -776,7 +817,7 @@ def _scan_t(prior, ts, r, delta, R, sides, construction):
 
         def eps_of(X):
             q = _mass_2d(prior, col(ts) - X, col(ts) + X) - col(p)
-            return _eps_main(col(p), q, delta, X)
+            return eps_main(col(p), q, delta, X)
 
         up = _maximise_rows(eps_of, np.full(ts.shape, float(r)), np.full(ts.shape, float(R)))
         up = np.where(up > 0, up, np.where(p + delta >= 1, np.inf, 0.0))
@@ -798,7 +839,7 @@ def _scan_t(prior, ts, r, delta, R, sides, construction):
 
     def eps_of(X):
         q = _mass_2d(prior, np.maximum(col(hi) - X, col(cut_lo)), np.minimum(col(lo) + X, col(cut_hi)))
-        return _eps_main(col(p), q - col(p), delta, X)
+        return eps_main(col(p), q - col(p), delta, X)
 
     up = _maximise_rows(eps_of, width, np.maximum(d_max, width),
                         _distance_grid(width, np.maximum(d_max, width)))

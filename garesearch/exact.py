@@ -79,6 +79,7 @@ import numpy as np
 from .errors import InfeasibleError, ParameterError
 from .mechanisms import GenCauchy, Laplace, Mechanism, RandomizedResponse
 from .priors import Categorical, Continuous, Normal, PiecewiseUniform, Prior, Uniform
+from .tilted import log_diff_exp
 
 __all__ = [
     "AttackerEstimate",
@@ -90,6 +91,7 @@ __all__ = [
     "exact_advantage",
     "exact_epsilon",
     "format_comparison",
+    "log_ndtr_diff",
     "monte_carlo_attacker",
     "or_event",
     "posterior",
@@ -109,16 +111,25 @@ def _lse(a, axis):
         return np.squeeze(m, axis=axis) + np.log(np.sum(np.exp(a - m), axis=axis))
 
 
-def _log_ndtr_diff(a, b):
-    r""":math:`\ln(\Phi(b) - \Phi(a))` for ``a <= b``, stable in both tails (``-inf`` if ``b <= a``)."""
-    from scipy.special import log_ndtr
+def log_ndtr_diff(a, b):
+    r""":math:`\ln(\Phi(b) - \Phi(a))` for ``a <= b``, stable in both tails (``-inf`` if
+    ``b <= a``; the normal masses of Sec. 4.1, beyond the paper in log space).
 
-    from .mechanisms import _log_diff
+    Examples
+    --------
+    >>> round(float(log_ndtr_diff(40.0, 41.0)), 3)
+    -804.608
+    """
+    from scipy.special import log_ndtr
 
     a, b = np.broadcast_arrays(np.asarray(a, float), np.asarray(b, float))
     up = a > 0
-    out = np.where(up, _log_diff(log_ndtr(-a), log_ndtr(-b)), _log_diff(log_ndtr(b), log_ndtr(a)))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = np.where(up, log_diff_exp(log_ndtr(-a), log_ndtr(-b)), log_diff_exp(log_ndtr(b), log_ndtr(a)))
     return np.where(b > a, out, -np.inf)
+
+
+_log_ndtr_diff = log_ndtr_diff  # former private name
 
 
 # ------------------------------------------------------------------------------------------
@@ -303,8 +314,6 @@ class _Tilted:
         d\pi`; with them (``lo = hi = y``), :math:`\ln C(y) = \ln\int_{[l, y]} e^{k(x - c)}
         d\pi` and :math:`\ln E(y) = \ln\int_{[y, h]} e^{-k(x - c)} d\pi` as differences of
         decaying tilted tails (one evaluation of each per step)."""
-        from .tilted import log_diff_exp
-
         k = self.rate
         with np.errstate(invalid="ignore"):
             left = self.prior.log_tilted_tail(k, lo, "left") + k * (lo - c)

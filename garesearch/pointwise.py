@@ -78,7 +78,7 @@ from .attribute import check_common, laplace_scale
 from .errors import InfeasibleError, ParameterError
 from .priors import Categorical, Continuous, Normal, Prior
 
-__all__ = ["PointwiseResult", "epsilon_pointwise", "pointwise_ratios"]
+__all__ = ["PointwiseResult", "epsilon_pointwise", "log_tilted_interval", "pointwise_ratios"]
 
 _BIG = 1e300  # stands for an infinite F in the root finder
 _REFINE = 3  # grid true values refined between their neighbours (densities)
@@ -89,9 +89,17 @@ def _log_expm1(x):
     return x + math.log(-math.expm1(-x))
 
 
-def _log_mgf(prior: Prior, k: float, lo: float, hi: float, c: float) -> float:
+def log_tilted_interval(prior: Prior, k: float, lo: float, hi: float, c: float) -> float:
     r""":math:`\log \int_{lo}^{hi} e^{k(x - c)} dF(x)` (``-inf`` for no mass): the tilted mass
-    of :meth:`~garesearch.priors.Prior.log_tilted_mass` on the support's part of the interval."""
+    of :meth:`~garesearch.priors.Prior.log_tilted_mass` on the support's part of the interval
+    (the integrals of the pointwise bound, beyond the paper).
+
+    Examples
+    --------
+    >>> from garesearch.priors import Categorical
+    >>> round(math.exp(log_tilted_interval(Categorical({0: 0.5, 1: 0.5}), 1.0, 0, 1, 0)), 6)
+    1.859141
+    """
     if hi < lo:
         return -math.inf
     if isinstance(prior, Categorical) and prior.metric != "absolute":
@@ -101,6 +109,9 @@ def _log_mgf(prior: Prior, k: float, lo: float, hi: float, c: float) -> float:
     if hi < lo or (hi == lo and not isinstance(prior, Categorical)):
         return -math.inf
     return float(prior.log_tilted_mass(k, lo, hi, c))
+
+
+_log_mgf = log_tilted_interval  # former private name
 
 
 def _log_ratio(prior: Prior, eps: float, lo, hi, side: str, strict: bool):
