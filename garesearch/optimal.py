@@ -730,8 +730,8 @@ def posterior_extremes(prior: Prior, *, t: float, r: float, epsilon: float) -> d
         raise ParameterError(f"epsilon must be a finite number > 0; got {epsilon!r}")
     pb = _problem(prior, r, 0.0)
     ball = pb.ball(float(t))
-    if ball is None:
-        raise InfeasibleError(f"the ball of radius r={r} around t={t} holds no prior mass")
+    if ball is None:  # no mass within r of t: its posterior is 0 whatever the output
+        return dict(p=0.0, upper=0.0, upper_centre=None, lower=0.0, lower_centre=None)
     out = {"p": ball[2]}
     for side in ("upper", "lower"):
         val, _, c = pb.scan(float(epsilon), side, np.array([float(t)]))
@@ -807,10 +807,13 @@ def epsilon_optimal(
         low, high = prior.support
         if not low <= t <= high:
             raise ParameterError(f"t must lie in the prior's support [{low}, {high}]; got {t}")
-        if isinstance(prior, Categorical) and not np.any(prior._x == float(t)):
-            raise ParameterError(f"t={t!r} is not a value of this prior; values: {prior.values}")
         if pb.ball(float(t)) is None:
-            raise InfeasibleError(f"the ball of radius r={r} around t={t} holds no prior mass")
+            # no value within r of t: no guess can be right, whatever the mechanism
+            return OptimalResult(
+                epsilon=math.inf, t=float(t), r=r, delta=delta, p=0.0, binding="none",
+                epsilon_upper=math.inf, epsilon_lower=math.inf, centre=None, posterior=None,
+                sides=sides, prior=prior,
+            )
         ts = np.array([float(t)])
     found = {}
     for side in ("upper", "lower"):

@@ -712,7 +712,8 @@ class Categorical(Prior):
         try:
             return float(self.probs[self.values.index(value)])
         except ValueError:
-            raise ParameterError(f"t={value!r} is not a value of this prior; values: {self.values}") from None
+            shown = ", ".join(repr(v) for v in self.values[:10]) + (", ..." if len(self.values) > 10 else "")
+            raise ParameterError(f"t={value!r} is not a value of this prior; values: {shown}") from None
 
     @property
     def support(self):
