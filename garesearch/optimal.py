@@ -80,36 +80,32 @@ _MAX_PAIRS = 4_000_000  # (t, c) pairs of a finite prior evaluated at once
 # ------------------------------------------------------------------------------------------
 # Kernel posteriors
 # ------------------------------------------------------------------------------------------
-def _kernel_posterior(prior, k, lo, hi, c, lt_l, rt_h, strict):
-    r"""Posterior of :math:`[lo, hi]` under the kernel :math:`e^{-k|x - c|}`.
-
-    ``lt_l`` and ``rt_h`` are :math:`\mathrm{LT}_k(lo^-)` and :math:`\mathrm{RT}_{-k}(hi^+)`
-    (one per row); ``c`` has one row per ``(lo, hi)``.
+def _kernel_posterior(k, d, width, lt_l, rt_h, log_all):
+    r"""Posterior of the ball :math:`[lo, hi]` under the kernel :math:`e^{-k|x - c|}`,
+    :math:`c = lo + d`, :math:`hi = lo + \text{width}`, from the tilted tails
+    ``lt_l`` :math:`= \mathrm{LT}_k(lo^-)`, ``rt_h`` :math:`= \mathrm{RT}_{-k}(hi^+)` and
+    ``log_all`` :math:`= \log(e^{\mathrm{LT}_k(c)} + e^{\mathrm{RT}_{-k}(c^+)})` (module
+    docstring): one minus the weight outside over the total, term by term (each term at most
+    1, so nothing overflows) and with offsets inside the ball (no digits lost to :math:`|c|`).
+    A divergent outside weight (the inverted kernel over a heavy tail) gives 0: the truncated
+    kernels drive the posterior there.
     """
-    cp = np.nextafter(c, np.inf) if strict else c
-    with np.errstate(invalid="ignore", over="ignore"):
-        log_out = np.logaddexp(-k * (c - lo) + lt_l, -k * (hi - c) + rt_h)
-        log_all = np.logaddexp(prior.log_tilted_tail(k, c, "left"), prior.log_tilted_tail(-k, cp, "right"))
-        ratio = log_out - log_all
-    post = -np.expm1(np.minimum(ratio, 0.0))
-    # a divergent outside weight (heavy tails, inverted kernel): the truncated kernels drive
-    # the posterior to 0
-    return np.where(np.isposinf(log_out), 0.0, np.where(np.isnan(post), 0.0, post))
+    with np.errstate(invalid="ignore", over="ignore", under="ignore"):
+        ratio = np.exp(lt_l - log_all - k * d) + np.exp(rt_h - log_all - k * (width - d))
+    post = 1.0 - np.minimum(ratio, 1.0)
+    return np.where(np.isnan(post), 0.0, post)
 
 
-def _edge_tails(prior, k, lo, hi, strict):
-    lm = np.nextafter(lo, -np.inf) if strict else lo
-    hp = np.nextafter(hi, np.inf) if strict else hi
-    return prior.log_tilted_tail(k, lm, "left"), prior.log_tilted_tail(-k, hp, "right")
-
-
-def _posteriors(prior, eps, lo, hi, c, strict, side):
+def _posteriors(prior, eps, lo, hi, c, side):
     """Upper (Laplace kernel) or lower (inverted kernel) posterior of ``[lo, hi]`` at centres
-    ``c`` (array ``(n, m)``; ``l``, ``h`` of shape ``(n,)``)."""
+    ``c`` (array ``(n, m)``; ``lo``, ``hi`` of shape ``(n,)``) for a prior with a density."""
     k = eps if side == "upper" else -eps
-    lt_l, rt_h = _edge_tails(prior, k, lo, hi, strict)
     col = (lambda v: np.asarray(v)[:, None])  # noqa: E731
-    return _kernel_posterior(prior, k, col(lo), col(hi), c, col(lt_l), col(rt_h), strict)
+    with np.errstate(invalid="ignore", over="ignore"):
+        lt_l = prior.log_tilted_tail(k, lo, "left")
+        rt_h = prior.log_tilted_tail(-k, hi, "right")
+        log_all = np.logaddexp(prior.log_tilted_tail(k, c, "left"), prior.log_tilted_tail(-k, c, "right"))
+    return _kernel_posterior(k, c - col(lo), col(hi - lo), col(lt_l), col(rt_h), log_all)
 
 
 def _advantage(post, p, side, delta):
@@ -128,8 +124,6 @@ def _advantage(post, p, side, delta):
 # ------------------------------------------------------------------------------------------
 class _Finite:
     """A numeric finite prior: true values and kernel centres are atoms."""
-
-    strict = True
 
     def __init__(self, prior: Categorical, r: float, delta: float):
         self.prior, self.r, self.delta = prior, r, delta
@@ -151,10 +145,6 @@ class _Finite:
             return None
         i0, i1 = inside[0], inside[-1]
         return float(x[i0]), float(x[i1]), float(min(max(self.cum[i1 + 1] - self.cum[i0], 0.0), 1.0))
-
-    def centres_at(self, t):
-        x = self.x
-        return x[np.abs(x - t) <= self.r]
 
     def _windows(self, ts):
         """Indices of the first and last atom of each ball (atoms of ``ts``, or all)."""
@@ -208,15 +198,8 @@ class _Finite:
             cj = lo_i[block][:, None] + np.arange(width)
             valid = cj <= hi_i[block][:, None]
             cj = np.minimum(cj, hi_i[block][:, None])
-            # the weight outside the ball over the kernel's total, term by term (each term at
-            # most 1: no overflow), with offsets inside the ball (no digits lost to |x|)
-            d = x[cj] - lo_x[block][:, None]
-            la = log_all[cj]
-            with np.errstate(invalid="ignore", over="ignore", under="ignore"):
-                ratio = np.exp(lt_l[block][:, None] - la - k * d)
-                ratio += np.exp(rt_h[block][:, None] - la - k * ((hi_x - lo_x)[block][:, None] - d))
-            post = 1.0 - np.minimum(ratio, 1.0)
-            post = np.where(np.isnan(post), 0.0, post)
+            post = _kernel_posterior(k, x[cj] - lo_x[block][:, None], (hi_x - lo_x)[block][:, None],
+                                     lt_l[block][:, None], rt_h[block][:, None], log_all[cj])
             adv = np.where(valid, _advantage(post, p[block][:, None], side, self.delta), -np.inf)
             j = np.argmax(adv, axis=1)
             out_adv[block] = adv[np.arange(block.size), j]
@@ -236,12 +219,6 @@ class _Finite:
     def limit(self, eps, side):
         return -math.inf, None
 
-    def value(self, eps, side, t, c):
-        """Advantage at one true value ``t`` and kernel centre ``c`` (atoms)."""
-        lo, hi, p = self.ball(t)
-        post = _posteriors(self.prior, eps, np.array([lo]), np.array([hi]), np.array([[c]]), True, side)
-        return float(_advantage(post, p, side, self.delta)[0, 0])
-
     def spread(self):
         gaps = np.diff(self.x)
         return float(np.min(gaps)) if gaps.size else 1.0, float(self.x[-1] - self.x[0]) if self.x.size > 1 else 1.0
@@ -250,8 +227,6 @@ class _Finite:
 class _Continuous:
     """A prior with a density: a grid of true values covering the far tails, kernel centres
     on a grid across each ball, then refinement of the best (t, c)."""
-
-    strict = False
 
     def __init__(self, prior: Prior, r: float, delta: float):
         self.prior, self.r, self.delta = prior, r, delta
@@ -270,7 +245,7 @@ class _Continuous:
         hi = np.minimum(t + self.r, self.high)
         p = np.asarray(self.prior.mass(lo, hi), dtype=float)
         c = lo[:, None] + (hi - lo)[:, None] * s
-        post = _posteriors(self.prior, eps, lo, hi, c, False, side)
+        post = _posteriors(self.prior, eps, lo, hi, c, side)
         return _advantage(post, p[:, None], side, self.delta)
 
     def grid(self, eps, side, ts):
@@ -364,10 +339,6 @@ class _Continuous:
             if val > best[0]:
                 best = (val, cand[0], self.centre(cand[0], cand[1]))
         return best
-
-    def value(self, eps, side, t, s):
-        """Advantage at one true value ``t`` and relative kernel centre ``s``."""
-        return float(self._eval(eps, side, np.array([t]), np.array([[s]]))[0, 0])
 
     def centre(self, t, s):
         lo, hi = max(t - self.r, self.low), min(t + self.r, self.high)
@@ -518,17 +489,6 @@ def _bracket_near(g, x, step=1e-6):
     while g(hi) <= 0:
         lo, hi, d = hi, hi + 8 * d, 8 * d
     return lo, hi
-
-
-def _root(g, lo, hi, rtol=1e-12):
-    """Largest log-epsilon in ``[lo, hi]`` with ``g <= 0`` (``g`` non-decreasing), to
-    ``rtol``."""
-    from scipy.optimize import brentq
-
-    x = brentq(g, lo, hi, xtol=rtol, rtol=rtol, maxiter=300)
-    while g(x) > 0:  # keep the sound end
-        x = math.nextafter(x, -math.inf) - rtol * max(abs(x), 1.0)
-    return x
 
 
 def _secant(g, x, lo=-math.inf, hi=math.inf, rtol=1e-15, sound=True, reach=1e-6):
