@@ -34,6 +34,9 @@ from typing import Any
 import mpmath
 import numpy as np
 
+from .. import paper
+from .registry import check_claim, claim_ids, derivation_record
+
 __all__ = [
     "PINNED",
     "Drift",
@@ -263,9 +266,6 @@ def verify(ids: Sequence[str] | None = None, *, results: Sequence | None = None,
     >>> report.ok, report.checked
     (True, 3)
     """
-    from .. import paper
-    from .registry import check_claim, claim_ids, derivation_record
-
     pins = load_pins() if pins is None else pins
     errors: list[tuple[str, str]] = []
     if results is None:
