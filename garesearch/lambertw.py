@@ -94,6 +94,11 @@ def lambertw_iterates(
     list
         ``maxiter + 1`` iterates (fewer if an iterate overflows or becomes NaN: the list
         then ends with that non-finite value).
+
+    Examples
+    --------
+    >>> round(lambertw_iterates(1.0, "newton", maxiter=5)[-1], 12)   # W(1), the omega constant
+    0.56714329041
     """
     _check(float(y), method, maxiter)
     ctx = mpmath.workdps(dps) if dps is not None else _nullcontext()
@@ -140,7 +145,13 @@ def _reference(y, dps):
 
 
 def lambertw_errors(y, method: str = "paper", *, maxiter: int = 60, dps: int = 50, **kw) -> list:
-    """Absolute errors :math:`|w_n - W(y)|` against :func:`mpmath.lambertw` (``dps`` digits)."""
+    """Absolute errors :math:`|w_n - W(y)|` against :func:`mpmath.lambertw` (``dps`` digits).
+
+    Examples
+    --------
+    >>> float(lambertw_errors(1.0, "halley", maxiter=3)[-1]) < 1e-15
+    True
+    """
     ws = lambertw_iterates(y, method, maxiter=maxiter, dps=dps, **kw)
     with mpmath.workdps(dps):
         ref = _reference(y, dps)
@@ -150,7 +161,13 @@ def lambertw_errors(y, method: str = "paper", *, maxiter: int = 60, dps: int = 5
 def iterations_to_tolerance(
     y, method: str = "paper", *, tol: float = 1e-15, maxiter: int = 200, dps: int = 50, **kw
 ) -> int | None:
-    """The first ``n`` with :math:`|w_n - W(y)| < tol` (``None`` if not within ``maxiter``)."""
+    """The first ``n`` with :math:`|w_n - W(y)| < tol` (``None`` if not within ``maxiter``).
+
+    Examples
+    --------
+    >>> iterations_to_tolerance(1.0, "newton"), iterations_to_tolerance(1.0, "paper")
+    (5, 151)
+    """
     errs = lambertw_errors(y, method, maxiter=maxiter, dps=dps, **kw)
     for n, e in enumerate(errs):
         if e < tol:
@@ -160,14 +177,26 @@ def iterations_to_tolerance(
 
 def convergence_interval() -> tuple[float, float]:
     r"""The ``y`` for which the paper's iteration converges: :math:`(-e^{-1/2}/2,\ e)`,
-    i.e. :math:`-1/2 < W(y) < 1`."""
+    i.e. :math:`-1/2 < W(y) < 1`.
+
+    Examples
+    --------
+    >>> [round(v, 5) for v in convergence_interval()]
+    [-0.30327, 2.71828]
+    """
     return (-math.exp(-0.5) / 2, math.e)
 
 
 def paper_iteration_rate(y) -> float:
     r"""Predicted linear rate of the paper's iteration at ``y``: the spectral radius of
     :math:`e_{n+1} = -c e_n + c e_{n-1}`, :math:`c = W(y)/(W(y)+1)`, i.e. the largest
-    :math:`|\lambda|` with :math:`\lambda^2 + c\lambda - c = 0` (< 1 iff it converges)."""
+    :math:`|\lambda|` with :math:`\lambda^2 + c\lambda - c = 0` (< 1 iff it converges).
+
+    Examples
+    --------
+    >>> round(paper_iteration_rate(1.0), 4)   # < 1: linear convergence
+    0.8092
+    """
     with mpmath.workdps(30):
         w = _reference(y, 30)
         c = w / (w + 1)
@@ -212,6 +241,12 @@ def convergence_table(
         Keys ``y``, ``W``, ``scipy_abs_error``, ``inside_interval``, ``paper_iterations``,
         ``newton_iterations``, ``halley_iterations``, ``paper_rate_predicted``,
         ``paper_rate_observed``, ``newton_order``, ``halley_order``.
+
+    Examples
+    --------
+    >>> row = convergence_table([1.0], maxiter=60)[0]
+    >>> row["newton_iterations"], row["halley_iterations"], row["inside_interval"]
+    (5, 3, True)
     """
     from scipy.special import lambertw as sc_lambertw
 

@@ -46,13 +46,26 @@ def _positive(name, value):
 
 def radius_posterior_bound_1d_formula(epsilon, r, a, B):
     r"""App. A, ``n = 1``, against a backend ``B``: :math:`1/(1 + e^{-a\epsilon}(a-r)/r)`
-    (:func:`garesearch.bound.posterior_bound_formula` with ``p = r``, ``q = a - r``)."""
+    (:func:`garesearch.bound.posterior_bound_formula` with ``p = r``, ``q = a - r``).
+
+    Examples
+    --------
+    >>> from garesearch._backend import NUMPY
+    >>> round(float(radius_posterior_bound_1d_formula(0.5, 1.0, 3.0, NUMPY)), 6)
+    0.691438
+    """
     return bound.posterior_bound_formula(epsilon, r, a - r, a, B)
 
 
 def radius_posterior_bound_1d(epsilon, r, a):
     r"""App. A, ``n = 1``: :math:`1/(1 + e^{-a\epsilon}(a-r)/r)` for ``a > r`` (uniform prior:
-    Eq. (main)'s bound with :math:`p \propto r`, :math:`q \propto a - r`)."""
+    Eq. (main)'s bound with :math:`p \propto r`, :math:`q \propto a - r`).
+
+    Examples
+    --------
+    >>> round(float(radius_posterior_bound_1d(0.5, 1.0, 3.0)), 6)
+    0.691438
+    """
     _positive("epsilon", epsilon)
     _positive("r", r)
     a = np.asarray(a, dtype=float)
@@ -62,14 +75,26 @@ def radius_posterior_bound_1d(epsilon, r, a):
 
 
 def optimal_radius_1d(epsilon, r):
-    r"""App. A, ``n = 1``: the ``a`` minimising the bound, :math:`a = r + 1/\epsilon`."""
+    r"""App. A, ``n = 1``: the ``a`` minimising the bound, :math:`a = r + 1/\epsilon`.
+
+    Examples
+    --------
+    >>> float(optimal_radius_1d(0.5, 1.0))
+    3.0
+    """
     _positive("epsilon", epsilon)
     _positive("r", r)
     return r + 1 / np.asarray(epsilon, dtype=float)
 
 
 def radius_posterior_bound_ndim(epsilon, r, a, n: int):
-    r"""App. A, Eq. (multdim): :math:`e^{a\epsilon}(r/a)^n`."""
+    r"""App. A, Eq. (multdim): :math:`e^{a\epsilon}(r/a)^n`.
+
+    Examples
+    --------
+    >>> round(float(radius_posterior_bound_ndim(0.5, 1.0, 6.0, 3)), 6)
+    0.092989
+    """
     _positive("epsilon", epsilon)
     _positive("r", r)
     _positive("a", a)
@@ -79,7 +104,13 @@ def radius_posterior_bound_ndim(epsilon, r, a, n: int):
 
 
 def optimal_radius_ndim(epsilon, n: int):
-    r"""App. A, Eq. (multdim): the ``a`` minimising :math:`e^{a\epsilon}(r/a)^n` is :math:`n/\epsilon`."""
+    r"""App. A, Eq. (multdim): the ``a`` minimising :math:`e^{a\epsilon}(r/a)^n` is :math:`n/\epsilon`.
+
+    Examples
+    --------
+    >>> float(optimal_radius_ndim(0.5, 3))
+    6.0
+    """
     _positive("epsilon", epsilon)
     if not (isinstance(n, int) and n >= 1):
         raise ParameterError(f"n must be an integer >= 1; got {n!r}")
@@ -98,7 +129,14 @@ def _target(r, R, delta):
 
 def lambert_epsilon_formula(r, R, delta, B):
     r"""App. A, against a backend ``B``: :math:`W(s/(e(1-s)))/r`, :math:`s = r/R + \delta`
-    (principal branch)."""
+    (principal branch).
+
+    Examples
+    --------
+    >>> from garesearch._backend import NUMPY
+    >>> round(float(lambert_epsilon_formula(1.0, 10.0, 0.1, NUMPY)), 6)
+    0.084516
+    """
     s = r / R + delta
     return B.lambertw(s / (B.e * (1 - s))) / r
 
@@ -127,6 +165,11 @@ def bruteforce_epsilon(*, r, R, delta, n_grid: int = 2001):
     found numerically (no calculus): for each epsilon the bound is minimised over ``a`` on a
     log-spaced grid refined by bounded Brent, and epsilon is found by Brent's root finder.
     Independent check of :func:`lambert_epsilon`.
+
+    Examples
+    --------
+    >>> abs(bruteforce_epsilon(r=1, R=10, delta=0.1) - lambert_epsilon(r=1, R=10, delta=0.1)) < 1e-12
+    True
     """
     from scipy.optimize import brentq, minimize_scalar
 

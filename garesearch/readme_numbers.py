@@ -90,6 +90,11 @@ def side_by_side(delta: float = 0.1) -> str:
     Returns
     -------
     str
+
+    Examples
+    --------
+    >>> side_by_side().splitlines()[2].startswith("| cats AND")  # doctest: +SKIP
+    True
     """
     from garesearch.paper.examples import SALARY, SHIPS, epsilon_against_a
 
@@ -144,14 +149,26 @@ def _sig(x: float, digits: int) -> str:
 
 def summary_line(results: Sequence | None = None) -> str:
     """The claims summary line, in bold, as README shows it (:func:`garesearch.claims.summary_line`;
-    ``results``: the checked claims, default all)."""
+    ``results``: the checked claims, default all).
+
+    Examples
+    --------
+    >>> print(summary_line([]))
+    **0 claims: 0 CONFIRMED, 0 TYPO, 0 WRONG (of the paper's list of 0: 0 CONFIRMED, 0 TYPO, 0 WRONG)**
+    """
     from garesearch import claims
 
     return f"**{claims.summary_line(claims.check_all() if results is None else results)}**"
 
 
 def notebook_names() -> list[str]:
-    """The notebooks, by name (without ``.ipynb``), in order."""
+    """The notebooks, by name (without ``.ipynb``), in order.
+
+    Examples
+    --------
+    >>> notebook_names()[0]
+    '01_tour'
+    """
     folder = Path(__file__).resolve().parent.parent / "notebooks"
     if not folder.is_dir():  # installed: the notebooks ship inside the package
         folder = Path(str(resources.files("garesearch").joinpath("notebooks")))
@@ -160,7 +177,13 @@ def notebook_names() -> list[str]:
 
 def counts() -> dict[str, int]:
     """The counts README quotes: ``claims``, ``paper_list`` (the paper's own list of claims),
-    ``derivations``, ``pinned`` (pinned values of ``claims --verify``) and ``notebooks``."""
+    ``derivations``, ``pinned`` (pinned values of ``claims --verify``) and ``notebooks``.
+
+    Examples
+    --------
+    >>> counts()["paper_list"]
+    68
+    """
     from garesearch import claims, derivations
 
     return {
@@ -174,7 +197,13 @@ def counts() -> dict[str, int]:
 
 def snippets(results: Sequence | None = None) -> dict[str, str]:
     """Every piece of README.md that holds a computed number, exactly as README must show it
-    (``results``: the checked claims, default all)."""
+    (``results``: the checked claims, default all).
+
+    Examples
+    --------
+    >>> sorted(snippets())  # doctest: +SKIP
+    ['derivations count', 'pinned values', 'side-by-side table', 'summary line']
+    """
     n = counts()
     return {
         "summary line": summary_line(results),
@@ -185,7 +214,14 @@ def snippets(results: Sequence | None = None) -> dict[str, str]:
 
 
 def write(output_dir: str | Path = "output", results: Sequence | None = None) -> Path:
-    """Write ``readme_numbers.md`` (every snippet under a heading) into ``output_dir``."""
+    """Write ``readme_numbers.md`` (every snippet under a heading) into ``output_dir``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> write(tempfile.mkdtemp()).name  # doctest: +SKIP
+    'readme_numbers.md'
+    """
     out = Path(output_dir)
     out.mkdir(parents=True, exist_ok=True)
     text = "\n\n".join(f"## {name}\n\n{body}" for name, body in snippets(results).items())
@@ -197,7 +233,13 @@ def write(output_dir: str | Path = "output", results: Sequence | None = None) ->
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m garesearch.readme_numbers [--output DIR]``: print (or write) the snippets."""
+    """``python -m garesearch.readme_numbers [--output DIR]``: print (or write) the snippets.
+
+    Examples
+    --------
+    >>> main(["--output", "/tmp/out"])  # doctest: +SKIP
+    0
+    """
     parser = argparse.ArgumentParser(prog="python -m garesearch.readme_numbers",
                                      description="The numbers README.md quotes, computed.")
     parser.add_argument("--output", help="write readme_numbers.md into this folder")

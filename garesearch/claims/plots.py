@@ -35,6 +35,13 @@ def plot_epsilon_against_a(name: str, ax=None):
     Returns
     -------
     matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> plot_epsilon_against_a("ships").get_xlabel()
+    'radius a of the comparison set'
     """
     import matplotlib.pyplot as plt
 
@@ -69,6 +76,13 @@ def plot_cats_or(ax=None, delta: float = DELTA):
     Returns
     -------
     matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> plot_cats_or().get_xlabel()
+    'prior p of the correct guesses'
     """
     import matplotlib.pyplot as plt
 

@@ -92,7 +92,14 @@ def pinned_quantities(result) -> dict[str, Any]:
     """The values of one checked claim that the table pins, by quantity name: ``computed`` (if
     a number), ``verdict``, and ``check i lhs`` / ``check i rhs`` for its own checks (``i``
     from 1; the derivations' checks are pinned as their statuses; the right side of an
-    ``approx`` check, the paper's number, is not pinned)."""
+    ``approx`` check, the paper's number, is not pinned).
+
+    Examples
+    --------
+    >>> from garesearch.claims import check_claim
+    >>> pinned_quantities(check_claim("S6.ships_p"))  # doctest: +ELLIPSIS
+    {'computed': 0.2227..., 'check 1 lhs': 0.2227..., 'verdict': 'CONFIRMED'}
+    """
     out: dict[str, Any] = {}
     computed = plain(result.evidence.computed)
     if computed is not None and not isinstance(computed, str):
@@ -161,7 +168,13 @@ def _write_value(value: Any) -> str:
 
 def load_pins(text: str | None = None) -> dict[tuple[str, str], Pin]:
     """The pinned table (``(id, quantity)`` -> :class:`Pin`), read from the package (or from
-    ``text``)."""
+    ``text``).
+
+    Examples
+    --------
+    >>> len(load_pins()) > 450
+    True
+    """
     if text is None:
         text = resources.files("garesearch").joinpath(PINNED).read_text(encoding="utf-8")
     rows = list(csv.reader(io.StringIO(text), delimiter="\t", quoting=csv.QUOTE_NONE))
@@ -180,7 +193,13 @@ def load_pins(text: str | None = None) -> dict[tuple[str, str], Pin]:
 
 
 def pins_to_text(pins: Iterable[Pin]) -> str:
-    """The table as text (the inverse of :func:`load_pins`)."""
+    """The table as text (the inverse of :func:`load_pins`).
+
+    Examples
+    --------
+    >>> pins_to_text([Pin("S6.ships_p", "verdict", "CONFIRMED", "exact", "read")]).split()[5:]
+    ['S6.ships_p', 'verdict', '"CONFIRMED"', 'exact', 'read']
+    """
     lines = ["\t".join(_HEADER)]
     for p in pins:
         fields = (p.id, p.quantity, _write_value(p.value), p.tolerance, p.route)
@@ -304,7 +323,13 @@ def verify(ids: Sequence[str] | None = None, *, results: Sequence | None = None,
 def format_verify_report(report: VerifyReport) -> str:
     """The report of :func:`verify` as text: one line per drifted value, per claim or
     derivation that failed to compute, per value the table lacks or no longer matches, then a
-    summary line."""
+    summary line.
+
+    Examples
+    --------
+    >>> print(format_verify_report(VerifyReport(checked=3)))
+    all 3 pinned values are within their tolerances
+    """
     lines = [f"DRIFT {d}" for d in report.drifts]
     lines += [f"FAILED {what}: {why}" for what, why in report.errors]
     lines += [f"NOT PINNED {cid} {quantity}" for cid, quantity in report.unpinned]

@@ -83,7 +83,13 @@ def __getattr__(name: str):
 
 
 def names() -> list[str]:
-    """Names of all derivations, in paper order."""
+    """Names of all derivations, in paper order.
+
+    Examples
+    --------
+    >>> names()[:2]
+    ['rescale_sec1', 'posterior_bound_sec32']
+    """
     return list(_FUNCTIONS)
 
 
@@ -94,6 +100,11 @@ def get(name: str) -> Derivation:
     ------
     KeyError
         If there is no derivation of that name.
+
+    Examples
+    --------
+    >>> get("eq_main").status
+    'proved under conditions'
     """
     try:
         func = _FUNCTIONS[name]
@@ -103,7 +114,13 @@ def get(name: str) -> Derivation:
 
 
 def all_derivations() -> list[Derivation]:
-    """The records of all derivations, in paper order (each computed once, then cached)."""
+    """The records of all derivations, in paper order (each computed once, then cached).
+
+    Examples
+    --------
+    >>> sum(r.status == REFUTED for r in all_derivations())
+    16
+    """
     return [func() for func in _FUNCTIONS.values()]
 
 
@@ -120,7 +137,13 @@ def claims_of(name: str) -> tuple[str, ...]:
 
 
 def to_dict(record: Derivation) -> dict:
-    """A record as JSON-serialisable data, with the claims that name it (``"claims"``)."""
+    """A record as JSON-serialisable data, with the claims that name it (``"claims"``).
+
+    Examples
+    --------
+    >>> to_dict(get("eq_main"))["claims"]
+    ['S3.2.eq_main']
+    """
     return {**record.to_dict(), "claims": list(claims_of(record.name))}
 
 
@@ -198,7 +221,15 @@ def _full(r: Derivation) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m garesearch derivations``: print the table of derivations."""
+    """``python -m garesearch derivations``: print the table of derivations.
+
+    Examples
+    --------
+    >>> main(["--name", "rescale_sec1"])  # doctest: +ELLIPSIS
+    rescale_sec1  [refuted]
+    ...
+    0
+    """
     parser = OneLineParser(
         prog="python -m garesearch derivations",
         description="Every derivation of the paper, re-derived with sympy: proved, proved "

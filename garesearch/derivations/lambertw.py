@@ -1,13 +1,18 @@
-"""Deprecated: this module moved to :mod:`garesearch.lambertw` (the numerical side of App. A belongs
-to the library; the derivations import it from there)."""
+"""Deprecated: this module moved to :mod:`garesearch.lambertw` (the numerical side of App. A
+belongs to the library; the derivations import it from there).  Every public name is still
+found here, with a :class:`DeprecationWarning`."""
 
+import importlib
 import warnings
 
-from ..lambertw import *  # noqa: F403
-from ..lambertw import __all__  # noqa: F401
+_NEW = "garesearch.lambertw"
 
-warnings.warn(
-    "garesearch.derivations.lambertw moved to garesearch.lambertw; import it from there",
-    DeprecationWarning,
-    stacklevel=2,
-)
+
+def __getattr__(name: str):
+    new = importlib.import_module(_NEW)
+    if name not in new.__all__:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    warnings.warn(f"garesearch.derivations.lambertw moved to {_NEW}; import {name} from there",
+                  DeprecationWarning, stacklevel=2)
+    return getattr(new, name)
+

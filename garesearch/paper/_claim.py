@@ -237,6 +237,13 @@ def claim(
     -------
     callable
         The decorator; it returns the function unchanged.
+
+    Examples
+    --------
+    >>> @claim("X.example", location="nowhere", statement="1 + 1 = 2", origin="added")  # doctest: +SKIP
+    ... def _example():
+    ...     return Evidence(paper="2", computed=2, checks=(Check("1 + 1", "result", "eq", 1 + 1, 2),),
+    ...                     explanation="Holds.")
     """
     if origin not in ORIGINS:
         raise ValueError(f"origin must be one of {ORIGINS}; got {origin!r}")
@@ -255,7 +262,14 @@ def claim(
 
 
 def registered_claims() -> dict[str, Claim]:
-    """The registered claims by id, in the order of registration (paper order)."""
+    """The registered claims by id, in the order of registration (paper order).
+
+    Examples
+    --------
+    >>> import garesearch.paper
+    >>> registered_claims()["S6.salary_p"].location
+    'Sec 6.2, prior at t=mu'
+    """
     return dict(_CLAIMS)
 
 
@@ -264,13 +278,31 @@ _CACHED: list[Any] = []
 
 def cached(func):
     """:func:`functools.cache`, and forgotten by :func:`clear_cache` (for the expensive
-    computations several claims share)."""
+    computations several claims share).
+
+    Examples
+    --------
+    >>> calls = []
+    >>> @cached
+    ... def three():
+    ...     calls.append(1)
+    ...     return 3
+    >>> three() + three(), len(calls)
+    (6, 1)
+    >>> clear_cache(); three(), len(calls)
+    (3, 2)
+    """
     f = functools.cache(func)
     _CACHED.append(f)
     return f
 
 
 def clear_cache() -> None:
-    """Forget the cached computations (examples' optimisations, counterexamples)."""
+    """Forget the cached computations (examples' optimisations, counterexamples).
+
+    Examples
+    --------
+    >>> clear_cache()
+    """
     for f in _CACHED:
         f.cache_clear()

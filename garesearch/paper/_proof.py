@@ -158,14 +158,28 @@ _REGISTRY: dict[str, Callable[[], Derivation]] = {}
 
 
 def derivation(func: Callable[[], Derivation]) -> Callable[[], Derivation]:
-    """Register a derivation function; its result is computed once and cached."""
+    """Register a derivation function; its result is computed once and cached.
+
+    Examples
+    --------
+    >>> import garesearch.paper
+    >>> registry()["eq_main"]().name   # registered with @derivation, computed once
+    'eq_main'
+    """
     cached = functools.cache(func)
     _REGISTRY[func.__name__] = cached
     return cached
 
 
 def registry() -> dict[str, Callable[[], Derivation]]:
-    """The registered derivation functions, by name, in paper order."""
+    """The registered derivation functions, by name, in paper order.
+
+    Examples
+    --------
+    >>> import garesearch.paper
+    >>> list(registry())[0]
+    'rescale_sec1'
+    """
     return dict(_REGISTRY)
 
 

@@ -13,7 +13,7 @@ Examples
 --------
 >>> round(example_prior("salary").sigma, 2)
 235.7
->>> cats_events()["or"][("white", "M")]
+>>> round(cats_events()["or"][("white", "M")], 12)
 0.55
 """
 
@@ -71,25 +71,49 @@ def _example(name: str) -> dict[str, float]:
 
 
 def example_prior(name: str) -> priors.Normal:
-    """The prior of the salary or ships example (Sec. 6.2, 6.3)."""
+    """The prior of the salary or ships example (Sec. 6.2, 6.3).
+
+    Examples
+    --------
+    >>> round(example_prior("ships").sigma ** 2, 9)
+    1250.0
+    """
     ex = _example(name)
     return priors.Normal(ex["mu"], math.sqrt(ex["variance"]))
 
 
 def example_R(name: str) -> float:
-    """The paper's ``R``: :math:`3\\sqrt2\\sigma` (1000 for salaries, 150 for ships)."""
+    """The paper's ``R``: :math:`3\\sqrt2\\sigma` (1000 for salaries, 150 for ships).
+
+    Examples
+    --------
+    >>> round(example_R("ships"), 9)
+    150.0
+    """
     return 3 * math.sqrt(2 * _example(name)["variance"])
 
 
 def two_sided(p, delta: float = DELTA, R: float = 1.0) -> float:
-    """Sec. 3.2: ``min(eps_lb, eps_ub)`` (:func:`garesearch.bound.epsilon_for_advantage`)."""
+    """Sec. 3.2: ``min(eps_lb, eps_ub)`` (:func:`garesearch.bound.epsilon_for_advantage`).
+
+    Examples
+    --------
+    >>> round(two_sided(0.55), 6)   # 2 ln(0.55/0.45): the cats OR event, white
+    0.401341
+    """
     return float(bound.epsilon_for_advantage(delta=delta, p=p, a=R))
 
 
 @cached
 def cats_events() -> dict[str, dict[tuple[str, str], float]]:
     """Sec. 6.1: the prior of each (colour, gender) for the AND event (both guessed) and the
-    OR event (at least one guessed), gender and colour independent."""
+    OR event (at least one guessed), gender and colour independent.
+
+    Examples
+    --------
+    >>> round(cats_events()["and"][("black", "F")], 12)
+    0.2
+    """
     gender, colour = priors.Categorical(GENDERS), priors.Categorical(COLOURS)
     out: dict[str, dict] = {"and": {}, "or": {}}
     for c in colour.values:
@@ -103,7 +127,14 @@ def cats_events() -> dict[str, dict[tuple[str, str], float]]:
 @cached
 def cats_goal_worst(event: str) -> tuple[Any, float]:
     """The worst colour and the epsilon of the cats goal (``"and"`` or ``"or"``) found by
-    :func:`garesearch.events.epsilon_for_goal`."""
+    :func:`garesearch.events.epsilon_for_goal`.
+
+    Examples
+    --------
+    >>> colour, eps = cats_goal_worst("or")
+    >>> colour, round(eps, 4)
+    ('white', 0.4013)
+    """
     from .. import events
 
     gender = events.Attribute(priors.Categorical(GENDERS), r=0, name="gender")
@@ -170,7 +201,14 @@ def epsilon_against_a(name: str, a, *, construction: str = "paper"):
 
 def example_attribute(name: str, construction: str, sides: str, t) -> attribute.AttributeResult:
     """:func:`garesearch.attribute.epsilon_for_attribute` on a Sec. 6 example at true value
-    ``t`` (``None``: the worst), with the paper's ``R`` for the paper's construction."""
+    ``t`` (``None``: the worst), with the paper's ``R`` for the paper's construction.
+
+    Examples
+    --------
+    >>> res = example_attribute("ships", "sound", "upper", 0.0)
+    >>> round(res.distance - res.a, 6)   # the sound exponent: a + r
+    10.0
+    """
     ex = _example(name)
     R = example_R(name) if construction == "paper" else None
     return attribute.epsilon_for_attribute(
@@ -181,20 +219,39 @@ def example_attribute(name: str, construction: str, sides: str, t) -> attribute.
 
 @cached
 def best_a(name: str, construction: str, sides: str = "upper") -> attribute.AttributeResult:
-    """The best comparison set at ``t = mu`` (garesearch's exact optimisation)."""
+    """The best comparison set at ``t = mu`` (garesearch's exact optimisation).
+
+    Examples
+    --------
+    >>> round(best_a("salary", "paper").a)   # the paper's a = 200 is infeasible
+    468
+    """
     return example_attribute(name, construction, sides, _example(name)["mu"])
 
 
 @cached
 def worst_t(name: str, construction: str, sides: str = "upper") -> attribute.AttributeResult:
-    """The worst true value (``t=None``): garesearch's search over ``t``."""
+    """The worst true value (``t=None``): garesearch's search over ``t``.
+
+    Examples
+    --------
+    >>> round(worst_t("salary", "paper").t)   # not mu = 2000
+    1843
+    """
     return example_attribute(name, construction, sides, None)
 
 
 @cached
 def soundness_counterexample() -> dict[str, Any]:
     """A prior and an eps-DP mechanism whose exact posterior breaks Eq. (main) with exponent
-    ``a`` (:func:`garesearch.attribute.paper_counterexample`)."""
+    ``a`` (:func:`garesearch.attribute.paper_counterexample`).
+
+    Examples
+    --------
+    >>> ce = soundness_counterexample()
+    >>> ce["posterior"] > ce["bound"]
+    True
+    """
     ce = attribute.paper_counterexample()
     return {
         "posterior": float(ce["posterior"]), "bound": float(ce["bound"]),
@@ -210,7 +267,13 @@ def soundness_counterexample() -> dict[str, Any]:
 def exact_violations() -> list[dict]:
     """Counterexamples to Eq. (main) with exponent ``a`` from
     :func:`garesearch.exact.soundness_counterexamples` (exact posteriors of Laplace and
-    generalised Cauchy mechanisms)."""
+    generalised Cauchy mechanisms).
+
+    Examples
+    --------
+    >>> len(exact_violations()) > 0
+    True
+    """
     from .. import exact
 
     return [rec for rec in exact.soundness_counterexamples() if rec.get("violated")]
