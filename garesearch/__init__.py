@@ -97,6 +97,9 @@ _LAZY: dict[str, str] = {
 _SUBMODULES = {
     "claims",
     "derivations",
+    "paper",
+    "radius",
+    "lambertw",
     "exact",
     "mechanisms",
     "noise",
