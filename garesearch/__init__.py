@@ -23,6 +23,7 @@ _LAZY: dict[str, str] = {
     "adp_posterior_bound": "approx_dp",
     "search_smooth_laplace": "approx_dp",
     "laplace_release": "release",
+    "gaussian_release": "release",
     "posterior_belief_bound": "readings",
     "lee_clifton_epsilon": "readings",
     "lee_clifton_posterior": "readings",

@@ -200,7 +200,7 @@ def binary_success_from_profile(dp_delta, w1: float) -> float:
     from the less likely value), the identity
     :math:`\int(p - e^{-a}q)^+ = 1 - e^{-a} + e^{-a}\int(q - e^{a}p)^+` gives
 
-    .. math:: S = w_{hi} + w_{lo}\,\deltaigl(\ln(w_{hi}/w_{lo})igr).
+    .. math:: S = w_{hi} + w_{lo}\,\delta\bigl(\ln(w_{hi}/w_{lo})\bigr).
 
     ``dp_delta`` is a function of :math:`\epsilon \ge 0`; a profile that bounds both directions
     (as dp_accounting's pessimistic one does) gives an upper bound on the success.
