@@ -585,11 +585,11 @@ def test_exact_epsilon_covers_the_far_tails(name):
 
     if name == "lognorm":
         prior, pdf, low, bulk = Continuous(scipy.stats.lognorm(0.5, scale=2000)), _lognorm_pdf, 0, [2000, 5000]
-        far = [6e4, 1e5, 4.6e5]
+        far = [6e4, 4.6e5]
         beyond = 1e8
     else:
         prior, pdf, low, bulk = Continuous(scipy.stats.t(3, loc=2000, scale=1000)), _t3_pdf, -mpmath.inf, [2000]
-        far = [-1e5, 6e4, 4.6e5]
+        far = [-1e5, 4.6e5]
         beyond = -1e8
     eps = exact_epsilon(prior, Laplace(), r=100, delta=0.1)
     with mpmath.workdps(30):
