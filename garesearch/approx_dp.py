@@ -5,7 +5,9 @@ Notation of App. B: ``p`` and ``q`` are the prior masses of the correct guesses
 point of :math:`\hat X'` is within distance 1 of every point of :math:`X'` (``a = 1``).  The
 paper calls the bound on the advantage :math:`\epsilon'` and the probability that it holds
 :math:`\delta'`; garesearch names them ``advantage`` and ``confidence`` to keep them apart
-from the mechanism's :math:`(\epsilon, \delta)`.
+from the mechanism's :math:`(\epsilon, \delta)`, whose delta is ``dp_delta`` in the code
+(``delta`` means an advantage bound throughout garesearch; ``delta=`` still works here, with a
+DeprecationWarning, for one release).
 
 B.1, from an :math:`(\epsilon,\delta)` mechanism to :math:`(\epsilon',\delta')` guessing advantage
 --------------------------------------------------------------------------------------------------
@@ -59,6 +61,7 @@ import mpmath
 import numpy as np
 
 from . import noise as _noise
+from ._args import renamed_keywords, warn_renamed
 from ._backend import MPMATH
 from ._evaluate import check, evaluate, finish, mp_value, scalar_values, to_values, workdps
 from .bound import epsilon_for_advantage
@@ -80,6 +83,7 @@ __all__ = [
     "posterior_bound_chi_formula",
     "search_smooth_laplace",
     "smooth_laplace_delta",
+    "smooth_laplace_dp_delta",
     "smooth_laplace_ratio",
 ]
 
@@ -87,12 +91,13 @@ __all__ = [
 # --------------------------------------------------------------------------------------
 # Formulas, written once.
 # --------------------------------------------------------------------------------------
-def posterior_bound_chi_formula(epsilon, delta, chi, p, q, B):
+@renamed_keywords(delta="dp_delta")
+def posterior_bound_chi_formula(epsilon, dp_delta, chi, p, q, B):
     r"""App. B.1: :math:`\Pr_{post}[X'] \le 1/\bigl(1 + \frac{q/p}{e^\epsilon + \delta/\underline\chi}\bigr)`.
 
     Parameters
     ----------
-    epsilon, delta : float, ndarray or mpmath.mpf
+    epsilon, dp_delta : float, ndarray or mpmath.mpf
         The mechanism's :math:`(\epsilon, \delta)` (scaled distance, ``a = 1``).
     chi : float, ndarray or mpmath.mpf
         :math:`\underline\chi_y > 0`.
@@ -106,10 +111,11 @@ def posterior_bound_chi_formula(epsilon, delta, chi, p, q, B):
     same type as the inputs
         The bound on the posterior.
     """
-    return 1 / (1 + (q / p) / (B.exp(epsilon) + delta / chi))
+    return 1 / (1 + (q / p) / (B.exp(epsilon) + dp_delta / chi))
 
 
-def chi_required_formula(epsilon, delta, advantage, p, q, B):
+@renamed_keywords(delta="dp_delta")
+def chi_required_formula(epsilon, dp_delta, advantage, p, q, B):
     r"""App. B.1, :math:`\epsilon'` fixed: the smallest :math:`\underline\chi` that meets :math:`\epsilon'`.
 
     The posterior stays at most ``p + advantage`` if
@@ -120,7 +126,7 @@ def chi_required_formula(epsilon, delta, advantage, p, q, B):
 
     Parameters
     ----------
-    epsilon, delta : float, ndarray or mpmath.mpf
+    epsilon, dp_delta : float, ndarray or mpmath.mpf
         The mechanism's :math:`(\epsilon, \delta)`.
     advantage : float, ndarray or mpmath.mpf
         :math:`\epsilon'`, the allowed advantage.
@@ -134,7 +140,7 @@ def chi_required_formula(epsilon, delta, advantage, p, q, B):
     same type as the inputs
         The required :math:`\underline\chi`.
     """
-    return delta / _chi_denominator(epsilon, advantage, p, q, B)
+    return dp_delta / _chi_denominator(epsilon, advantage, p, q, B)
 
 
 def _chi_denominator(epsilon, advantage, p, q, B):
@@ -144,12 +150,13 @@ def _chi_denominator(epsilon, advantage, p, q, B):
     return s / (1 - s) * q / p - B.exp(epsilon)
 
 
-def adp_posterior_bound_formula(epsilon, delta, chibar, p, q, B):
+@renamed_keywords(delta="dp_delta")
+def adp_posterior_bound_formula(epsilon, dp_delta, chibar, p, q, B):
     r"""App. B.2: :math:`\Pr_{post}[X'] \le 1/\bigl(1 + e^{-\epsilon}(1 - \delta/\bar\chi)\,q/p\bigr)`.
 
     Parameters
     ----------
-    epsilon, delta : float, ndarray or mpmath.mpf
+    epsilon, dp_delta : float, ndarray or mpmath.mpf
         The mechanism's :math:`(\epsilon, \delta)`.
     chibar : float, ndarray or mpmath.mpf
         :math:`\bar\chi_y > \delta`.
@@ -163,10 +170,10 @@ def adp_posterior_bound_formula(epsilon, delta, chibar, p, q, B):
     same type as the inputs
         The bound on the posterior.
     """
-    return 1 / (1 + B.exp(-epsilon) * ((chibar - delta) / chibar) * q / p)
+    return 1 / (1 + B.exp(-epsilon) * ((chibar - dp_delta) / chibar) * q / p)
 
 
-def smooth_laplace_delta_formula(epsilon, b, beta, B):
+def smooth_laplace_dp_delta_formula(epsilon, b, beta, B):
     r"""App. B.2 (from [dersens]): :math:`\delta = 2e^{\epsilon - 1 - (\epsilon-b)/\beta}`.
 
     Parameters
@@ -298,7 +305,8 @@ def _check_pq(v):
         raise ParameterError("p + q must be at most 1 (X' and the comparison set are disjoint)")
 
 
-def posterior_bound_chi(*, epsilon, delta, chi, p, q, dps: int | None = None):
+@renamed_keywords(delta="dp_delta")
+def posterior_bound_chi(*, epsilon, dp_delta, chi, p, q, dps: int | None = None):
     r"""App. B.1's posterior bound for one output, given :math:`\underline\chi_y`.
 
     .. math:: \Pr_{post}[X'] \le \frac{1}{1 + \frac{q/p}{e^{\epsilon} + \delta/\underline\chi_y}}
@@ -309,7 +317,7 @@ def posterior_bound_chi(*, epsilon, delta, chi, p, q, dps: int | None = None):
     ----------
     epsilon : float
         Epsilon of the mechanism w.r.t. the scaled distance (``a = 1``), ``>= 0``.
-    delta : float
+    dp_delta : float
         Delta of the mechanism, ``>= 0`` (a density-level constant, caveat 1).
     chi : float
         :math:`\inf_{x \in \hat X'} f_Y(y|x) > 0`.
@@ -324,9 +332,9 @@ def posterior_bound_chi(*, epsilon, delta, chi, p, q, dps: int | None = None):
         The bound on the posterior.
     """
     with workdps(dps):
-        v = to_values(dps, epsilon=epsilon, delta=delta, chi=chi, p=p, q=q)
+        v = to_values(dps, epsilon=epsilon, dp_delta=dp_delta, chi=chi, p=p, q=q)
         check("epsilon", v["epsilon"], 0, np.inf, low_open=False)
-        check("delta", v["delta"], 0, np.inf, low_open=False)
+        check("dp_delta", v["dp_delta"], 0, np.inf, low_open=False)
         check("chi", v["chi"], 0, np.inf)
         _check_pq(v)
         return finish(evaluate(posterior_bound_chi_formula, v, dps), dps)
@@ -383,8 +391,9 @@ def average_advantage(*, advantage, confidence):
     return finish(1 + (v["advantage"] - 1) * v["confidence"], None)
 
 
+@renamed_keywords(delta="dp_delta")
 def advantage_with_confidence(
-    *, epsilon, delta, confidence, p, q, shift=0.0, noise="laplace", scale=1.0,
+    *, epsilon, dp_delta, confidence, p, q, shift=0.0, noise="laplace", scale=1.0,
     dps: int | None = None,
 ) -> B1Result:
     r"""App. B.1 with :math:`\delta'` fixed: the advantage bound :math:`\epsilon'` that holds then.
@@ -403,7 +412,7 @@ def advantage_with_confidence(
 
     Parameters
     ----------
-    epsilon, delta : float
+    epsilon, dp_delta : float
         The mechanism's :math:`(\epsilon, \delta)` (scaled distance; caveat 1).
     confidence : float
         :math:`\delta'`, in (0, 1).
@@ -429,7 +438,7 @@ def advantage_with_confidence(
         check("shift", v["shift"], 0, np.inf, low_open=False)
         d = _noise.noise_bound(v["confidence"], noise=noise, scale=scale, dps=dps)
         chi = _noise.noise_density(v["shift"] + d, noise=noise, scale=scale, dps=dps)
-        post = posterior_bound_chi(epsilon=epsilon, delta=delta, chi=chi, p=p, q=q, dps=dps)
+        post = posterior_bound_chi(epsilon=epsilon, dp_delta=dp_delta, chi=chi, p=p, q=q, dps=dps)
         pp = to_values(dps, p=p)["p"]
         adv = np.maximum(post - pp, 0.0) if dps is None else max(post - pp, 0)  # >= 0 exactly
         return B1Result(
@@ -438,8 +447,9 @@ def advantage_with_confidence(
         )
 
 
+@renamed_keywords(delta="dp_delta")
 def confidence_for_advantage(
-    *, epsilon, delta, advantage, p, q, shift=0.0, noise="laplace", scale=1.0,
+    *, epsilon, dp_delta, advantage, p, q, shift=0.0, noise="laplace", scale=1.0,
     dps: int | None = None,
 ) -> B1Result:
     r"""App. B.1 with :math:`\epsilon'` fixed: the probability :math:`\delta'` that the bound holds.
@@ -448,12 +458,12 @@ def confidence_for_advantage(
 
     Needs :math:`\underline\chi_y \ge \chi^* = \delta / (\frac{p+\epsilon'}{1-(p+\epsilon')}\frac qp
     - e^\epsilon)`; solves :math:`f(c + d) = \chi^*` for ``d`` and returns
-    :math:`\delta' = \Pr[|\xi\eta| \le d]`.  With ``delta = 0`` every output is good
+    :math:`\delta' = \Pr[|\xi\eta| \le d]`.  With ``dp_delta = 0`` every output is good
     (:math:`\delta' = 1`) as soon as pure DP meets the request.
 
     Parameters
     ----------
-    epsilon, delta : float
+    epsilon, dp_delta : float
         The mechanism's :math:`(\epsilon, \delta)` (scaled distance; caveat 1).
     advantage : float
         :math:`\epsilon'`, in (0, 1).
@@ -473,10 +483,10 @@ def confidence_for_advantage(
         request), or if :math:`f(c) \le \chi^*` (no ``d >= 0`` works), as the paper says.
     """
     with workdps(dps):
-        args = dict(epsilon=epsilon, delta=delta, advantage=advantage, p=p, q=q, shift=shift)
+        args = dict(epsilon=epsilon, dp_delta=dp_delta, advantage=advantage, p=p, q=q, shift=shift)
         v = to_values(dps, **args) if dps is not None else scalar_values(**args)
         check("epsilon", v["epsilon"], 0, np.inf, low_open=False)
-        check("delta", v["delta"], 0, np.inf, low_open=False)
+        check("dp_delta", v["dp_delta"], 0, np.inf, low_open=False)
         check("advantage", v["advantage"], 0, 1)
         check("shift", v["shift"], 0, np.inf, low_open=False)
         _check_pq(v)
@@ -492,16 +502,16 @@ def confidence_for_advantage(
                 f"pure {float(v['epsilon']):.6g}-DP allows a larger posterior for p={float(v['p']):.6g}, "
                 f"q={float(v['q']):.6g} (need (p+adv)/(1-p-adv)*q/p > e^epsilon)"
             )
-        if v["delta"] == 0:
+        if v["dp_delta"] == 0:
             return B1Result(advantage=finish(v["advantage"], dps), confidence=1.0,
                             noise_radius=math.inf, chi=0.0)
-        chi_star = v["delta"] / denom
+        chi_star = v["dp_delta"] / denom
         top = _noise.noise_density(v["shift"], noise=noise, scale=scale, dps=dps)
         if top <= chi_star:
             raise InfeasibleError(
                 f"the noise density at the shift c={float(v['shift']):.6g} is {float(top):.6g}, "
                 f"not above the required chi={float(chi_star):.6g}: no confidence > 0 exists "
-                "(App. B.1); use less delta or a smaller noise scale"
+                "(App. B.1); use a smaller dp_delta or a smaller noise scale"
             )
         reach = _noise.noise_density_inverse(chi_star, noise=noise, scale=scale, dps=dps)
         d = reach - v["shift"]
@@ -545,7 +555,8 @@ def epsilon_for_pdp_advantage(*, delta, p, q=None, a=1.0, failure, dps: int | No
     return eps, finish(f, dps)
 
 
-def adp_posterior_bound(*, epsilon, delta, chibar, p, q, dps: int | None = None):
+@renamed_keywords(delta="dp_delta")
+def adp_posterior_bound(*, epsilon, dp_delta, chibar, p, q, dps: int | None = None):
     r"""App. B.2, approximate DP (Def. adp): the posterior bound through :math:`\bar\chi_y`.
 
     .. math:: \Pr_{post}[X'] \le \frac{1}{1 + e^{-\epsilon}\,(1 - \delta/\bar\chi_y)\,q/p},
@@ -556,10 +567,10 @@ def adp_posterior_bound(*, epsilon, delta, chibar, p, q, dps: int | None = None)
 
     Parameters
     ----------
-    epsilon, delta : float
+    epsilon, dp_delta : float
         The mechanism's :math:`(\epsilon, \delta)`, both ``>= 0``.
     chibar : float
-        A lower bound on :math:`\bar\chi_y`, ``> delta``.
+        A lower bound on :math:`\bar\chi_y`, ``> dp_delta``.
     p, q : float
         Prior masses of :math:`X'` and :math:`\hat X'`.
     dps : int, optional
@@ -573,23 +584,23 @@ def adp_posterior_bound(*, epsilon, delta, chibar, p, q, dps: int | None = None)
     Raises
     ------
     InfeasibleError
-        If ``chibar <= delta`` (the paper: no :math:`\epsilon > 0` then).
+        If ``chibar <= dp_delta`` (the paper: no :math:`\epsilon > 0` then).
     """
     with workdps(dps):
-        v = to_values(dps, epsilon=epsilon, delta=delta, chibar=chibar, p=p, q=q)
+        v = to_values(dps, epsilon=epsilon, dp_delta=dp_delta, chibar=chibar, p=p, q=q)
         check("epsilon", v["epsilon"], 0, np.inf, low_open=False)
-        check("delta", v["delta"], 0, np.inf, low_open=False)
+        check("dp_delta", v["dp_delta"], 0, np.inf, low_open=False)
         check("chibar", v["chibar"], 0, np.inf)
         _check_pq(v)
-        if np.any(v["chibar"] <= v["delta"]):
+        if np.any(v["chibar"] <= v["dp_delta"]):
             raise InfeasibleError(
-                "chibar must exceed delta: with delta >= chibar the factor 1 - delta/chibar is "
+                "chibar must exceed dp_delta: with dp_delta >= chibar the factor 1 - dp_delta/chibar is "
                 "<= 0 and the bound is trivial (App. B.2)"
             )
         return finish(evaluate(adp_posterior_bound_formula, v, dps), dps)
 
 
-def smooth_laplace_delta(*, epsilon, b, beta, dps: int | None = None):
+def smooth_laplace_dp_delta(*, epsilon, b, beta, dps: int | None = None):
     r"""App. B.2 (from [dersens]): the :math:`\delta` of Laplace noise :math:`c_\beta(t)/b`.
 
     .. math:: \delta = 2e^{\epsilon-1-(\epsilon-b)/\beta}
@@ -616,7 +627,23 @@ def smooth_laplace_delta(*, epsilon, b, beta, dps: int | None = None):
     with workdps(dps):
         v = to_values(dps, epsilon=epsilon, b=b, beta=beta)
         _check_b_beta(v)
-        return finish(_representable(evaluate(smooth_laplace_delta_formula, v, dps), "delta", dps), dps)
+        return finish(_representable(evaluate(smooth_laplace_dp_delta_formula, v, dps), "dp_delta", dps), dps)
+
+
+def smooth_laplace_delta(*, epsilon, b, beta, dps: int | None = None):
+    """Deprecated name of :func:`smooth_laplace_dp_delta` (DP's delta is ``dp_delta``).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     smooth_laplace_delta(epsilon=1.0, b=0.5, beta=0.25) == smooth_laplace_dp_delta(
+    ...         epsilon=1.0, b=0.5, beta=0.25)
+    True
+    """
+    warn_renamed("smooth_laplace_delta", "smooth_laplace_dp_delta", "garesearch.approx_dp")
+    return smooth_laplace_dp_delta(epsilon=epsilon, b=b, beta=beta, dps=dps)
 
 
 def smooth_laplace_ratio(*, epsilon, b, beta, c, dps: int | None = None):
@@ -627,7 +654,7 @@ def smooth_laplace_ratio(*, epsilon, b, beta, c, dps: int | None = None):
     Parameters
     ----------
     epsilon, b, beta
-        As in :func:`smooth_laplace_delta`.
+        As in :func:`smooth_laplace_dp_delta`.
     c : float
         Smooth derivative sensitivity :math:`c_\beta(t)`, > 0.
     dps : int, optional
@@ -797,7 +824,7 @@ class SmoothLaplaceParameters:
         Smoothness and smooth derivative sensitivity :math:`c_\\beta(t)` (inputs).
     b : float
         The chosen :math:`b'`; the noise is Laplace of magnitude ``c / b``.
-    delta : float
+    dp_delta : float
         :math:`2e^{\\epsilon-\\alpha-1-(\\epsilon-\\alpha-b')/\\beta}`.
     ratio : float
         :math:`\\delta/\\bar\\chi` at :math:`\\bar\\chi = b'/(2c)` (caveat 4): at most
@@ -813,10 +840,16 @@ class SmoothLaplaceParameters:
     beta: float
     c: float
     b: float
-    delta: float
+    dp_delta: float
     ratio: float
     noise_scale: float
     lambert_interval: tuple
+
+    @property
+    def delta(self) -> float:
+        """Deprecated name of :attr:`dp_delta` (``delta`` means the advantage bound)."""
+        warn_renamed("delta", "dp_delta", "SmoothLaplaceParameters", stacklevel=3)
+        return self.dp_delta
 
     def slacks(self, dps: int = 50) -> dict:
         r"""The inequalities of App. B.2's procedure, evaluated with mpmath (``>= 0`` = met).
@@ -946,7 +979,7 @@ def search_smooth_laplace(*, epsilon, beta, c, n_alpha: int = 400) -> SmoothLapl
     e1 = eps - alpha
     log_growth = e1 - 1 - (e1 - float(b)) / be
     with np.errstate(all="ignore"):
-        delta = 2 * math.exp(min(log_growth, 709.0))
+        dp_delta = 2 * math.exp(min(log_growth, 709.0))
         ratio = math.exp(min(log_growth + math.log(4 * cc) - math.log(b), 709.0))
         scale = cc / float(b)
     if not (log_growth < 709 and 0 < scale < math.inf):
@@ -955,6 +988,6 @@ def search_smooth_laplace(*, epsilon, beta, c, n_alpha: int = 400) -> SmoothLapl
             "float64 range; change the unit of the query"
         )
     return SmoothLaplaceParameters(
-        epsilon=eps, alpha=alpha, beta=be, c=cc, b=float(b), delta=delta, ratio=ratio,
+        epsilon=eps, alpha=alpha, beta=be, c=cc, b=float(b), dp_delta=dp_delta, ratio=ratio,
         noise_scale=scale, lambert_interval=tuple(float(x) for x in inter),
     )

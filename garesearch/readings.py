@@ -52,6 +52,7 @@ from collections.abc import Callable
 import numpy as np
 
 from . import bound
+from ._args import renamed_keywords
 from ._evaluate import as_float_array, check, finish, first_bad, to_values, workdps
 from .errors import InfeasibleError, ParameterError
 
@@ -207,7 +208,8 @@ def epsilon_for_worst_case_advantage(*, delta):
     return finish(4 * np.arctanh(v["delta"]), None)
 
 
-def membership_advantage(*, epsilon, delta=0.0):
+@renamed_keywords(delta="dp_delta")
+def membership_advantage(*, epsilon, dp_delta=0.0):
     r"""Largest true-positive minus false-positive rate of a test between two neighbours.
 
     Not in the paper: the hypothesis-testing reading of :math:`(\epsilon,\delta)`-DP
@@ -220,20 +222,21 @@ def membership_advantage(*, epsilon, delta=0.0):
     ----------
     epsilon : float or array_like
         Epsilon, ``>= 0``.
-    delta : float or array_like
-        Delta, in [0, 1]; default 0 (pure DP).
+    dp_delta : float or array_like
+        The :math:`\delta` of :math:`(\epsilon,\delta)`-DP, in [0, 1]; default 0 (pure DP).
+        (``delta=`` is its deprecated name.)
 
     Returns
     -------
     float or ndarray
         The advantage, in [0, 1].
     """
-    v = to_values(None, epsilon=epsilon, delta=delta)
+    v = to_values(None, epsilon=epsilon, dp_delta=dp_delta)
     check("epsilon", v["epsilon"], 0, np.inf, low_open=False)
-    check("delta", v["delta"], 0, 1, low_open=False, high_open=False)
+    check("dp_delta", v["dp_delta"], 0, 1, low_open=False, high_open=False)
     e = v["epsilon"]
     # (e^eps - 1 + 2 delta)/(e^eps + 1) = tanh(eps/2) + 2 delta/(e^eps + 1), without overflow
-    out = np.tanh(e / 2) + 2 * v["delta"] * np.exp(-np.logaddexp(0, e))
+    out = np.tanh(e / 2) + 2 * v["dp_delta"] * np.exp(-np.logaddexp(0, e))
     return finish(np.minimum(out, 1.0), None)  # the exact value is at most 1; rounding is not
 
 
@@ -315,7 +318,8 @@ def kazan_reiter_epsilon(profile: float | Callable, *, p):
     return float(np.min(eps))
 
 
-def plot_readings(ax=None, *, epsilon=None, p=0.2, m=10, distance=1.0, delta=0.0):
+@renamed_keywords(delta="dp_delta")
+def plot_readings(ax=None, *, epsilon=None, p=0.2, m=10, distance=1.0, dp_delta=0.0):
     r"""One chart: the readings of epsilon against epsilon.
 
     Left axis (probabilities): the posterior bound of Sec. 3.2 at prior ``p``; Lee and
@@ -336,8 +340,8 @@ def plot_readings(ax=None, *, epsilon=None, p=0.2, m=10, distance=1.0, delta=0.0
         Number of Lee and Clifton's possible worlds.
     distance : float
         Lee and Clifton's :math:`\Delta v/\Delta f`.
-    delta : float
-        Delta of the membership advantage.
+    dp_delta : float
+        The DP delta of the membership advantage (``delta=`` is its deprecated name).
 
     Returns
     -------
@@ -356,8 +360,8 @@ def plot_readings(ax=None, *, epsilon=None, p=0.2, m=10, distance=1.0, delta=0.0
     ax.plot(e, lee_clifton_posterior(epsilon=e, m=m, distance=distance),
             label=f"Lee–Clifton posterior, m={m}")
     ax.plot(e, worst_case_advantage(epsilon=e), label=r"worst-prior advantage $\tanh(\epsilon/4)$")
-    ax.plot(e, membership_advantage(epsilon=e, delta=delta),
-            label=f"membership advantage (δ={delta:g})")
+    ax.plot(e, membership_advantage(epsilon=e, dp_delta=dp_delta),
+            label=f"membership advantage (δ={dp_delta:g})")
     ax.set_xlabel(r"$\epsilon$")
     ax.set_ylabel("probability / advantage")
     ax.set_ylim(0, 1)

@@ -80,7 +80,7 @@ def test_membership_advantage_by_linear_programme(eps, delta):
     A = [[-1, -E], [-E, -1]]  # FPR + e^eps FNR >= 1 - delta ; e^eps FPR + FNR >= 1 - delta
     b = [-(1 - delta), -(1 - delta)]
     res = linprog(c=[1, 1], A_ub=A, b_ub=b, bounds=[(0, 1), (0, 1)])
-    assert membership_advantage(epsilon=eps, delta=delta) == pytest.approx(1 - res.fun, rel=1e-9)
+    assert membership_advantage(epsilon=eps, dp_delta=delta) == pytest.approx(1 - res.fun, rel=1e-9)
 
 
 @pytest.mark.parametrize(("eps", "p"), [(1.0, 0.1), (0.3, 0.5), (5.0, 0.01)])
