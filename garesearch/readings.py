@@ -186,26 +186,32 @@ def worst_case_advantage(*, epsilon):
     return finish(np.tanh(v["epsilon"] / 4), None)
 
 
-def epsilon_for_worst_case_advantage(*, delta):
+def epsilon_for_worst_case_advantage(*, delta, dps: int | None = None):
     r"""The epsilon that keeps every prior's advantage at most ``delta`` (Sec. 4.1, the worst prior).
 
     :math:`\epsilon = 4\,\mathrm{artanh}\,\delta = 2\ln\frac{1+\delta}{1-\delta}`: Sec. 4.1's
-    :math:`f(p)` at the worst prior :math:`p = (1-\delta)/2` with ``q = 1`` and ``R = 1``
-    (:func:`garesearch.bound.worst_case_epsilon` at ``q = 1``).
+    :math:`f(p)` at the worst prior :math:`p = (1-\delta)/2` with ``q = 1`` and ``R = 1``.
+    The reading's name for :func:`garesearch.bound.worst_case_epsilon` at ``q = 1``, which
+    computes it.
 
     Parameters
     ----------
     delta : float or array_like
         Advantage, in (0, 1).
+    dps : int, optional
+        Evaluate with mpmath at this many digits.
 
     Returns
     -------
-    float or ndarray
+    float, ndarray or mpmath.mpf
         The epsilon, ``> 0``.
+
+    Examples
+    --------
+    >>> round(float(epsilon_for_worst_case_advantage(delta=0.1)), 6)  # 2 ln(1.1/0.9)
+    0.401341
     """
-    v = to_values(None, delta=delta)
-    check("delta", v["delta"], 0, 1)
-    return finish(4 * np.arctanh(v["delta"]), None)
+    return bound.worst_case_epsilon(delta=delta, q=1.0, dps=dps)
 
 
 @renamed_keywords(delta="dp_delta")
