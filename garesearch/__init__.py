@@ -122,6 +122,9 @@ _SUBMODULES = {
     "priors",
     "bound",
     "attribute",
+    "optimal",
+    "tilted",
+    "pointwise",
     "errors",
 }
 
