@@ -16,7 +16,7 @@ from typing import Any
 import mpmath
 import numpy as np
 
-__all__ = ["MPMATH", "NUMPY", "Backend", "sympy_backend"]
+__all__ = ["MPMATH", "NUMPY", "Backend", "backend_for", "sympy_backend"]
 
 
 @dataclass(frozen=True)
@@ -73,6 +73,17 @@ MPMATH = Backend(
     pi=mpmath.pi,
     e=mpmath.e,
 )
+
+
+def backend_for(dps: int | None) -> Backend:
+    """``NUMPY`` for the float64 path (``dps=None``), ``MPMATH`` for ``dps`` digits.
+
+    Examples
+    --------
+    >>> backend_for(None) is NUMPY, backend_for(30) is MPMATH
+    (True, True)
+    """
+    return NUMPY if dps is None else MPMATH
 
 
 def sympy_backend() -> Backend:

@@ -21,7 +21,7 @@ import numpy as np
 from ._backend import MPMATH, NUMPY, Backend
 from .errors import ParameterError
 
-__all__ = ["as_float_array", "as_mpf", "check", "evaluate", "first_bad", "mp_value", "refine", "scalar_values", "to_fraction", "to_values"]
+__all__ = ["as_float_array", "as_mpf", "check", "evaluate", "first_bad", "mp_value", "refine", "representable", "scalar_values", "to_fraction", "to_values"]
 
 
 _MAX_SHOW = 3  # elements of an array quoted in a message
@@ -288,3 +288,38 @@ def to_fraction(x) -> Fraction:
         man, exp = x.man_exp
         return Fraction(man) * Fraction(2) ** exp
     return Fraction(float(x))
+
+
+def representable(out, what: str, dps, hint: str = "pass dps= for the mpmath path"):
+    """``out``, or :class:`ParameterError` where a finite value overflows float64 (``dps=None``).
+
+    Parameters
+    ----------
+    out : float or ndarray
+        The float64 result.
+    what : str
+        What it is, for the message.
+    dps : int or None
+        The precision of the evaluation; the mpmath path (``dps`` given) has no overflow.
+    hint : str
+        What the caller can do instead.
+
+    Returns
+    -------
+    float or ndarray
+        ``out``.
+
+    Examples
+    --------
+    >>> representable(2.0, "x", None)
+    2.0
+    >>> representable(float("inf"), "x", None)
+    Traceback (most recent call last):
+    ...
+    garesearch.errors.ParameterError: x lies outside the float64 range (above about 1.8e308) for these inputs; pass dps= for the mpmath path
+    """
+    if dps is None and not np.all(np.isfinite(out)):
+        raise ParameterError(
+            f"{what} lies outside the float64 range (above about 1.8e308) for these inputs; {hint}"
+        )
+    return out

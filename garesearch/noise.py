@@ -50,8 +50,8 @@ import math
 import mpmath
 import numpy as np
 
-from ._backend import MPMATH, NUMPY, Backend
-from ._evaluate import check, finish, refine, scalar_values, to_values, workdps
+from ._backend import NUMPY, Backend, backend_for
+from ._evaluate import check, finish, refine, representable, scalar_values, to_values, workdps
 from .errors import ParameterError
 
 __all__ = [
@@ -475,17 +475,13 @@ def _noise(noise: str) -> str:
 
 
 def _backend(dps):
-    return NUMPY if dps is None else MPMATH
+    return backend_for(dps)
 
 
 def _representable(out, what: str, dps):
     """``out``, or :class:`ParameterError` where a finite result overflows float64."""
-    if dps is None and not np.all(np.isfinite(out)):
-        raise ParameterError(
-            f"{what} lies outside the float64 range (above about 1.8e308) for these inputs; "
-            "change the unit of the noise (scale) or pass dps= for the mpmath path"
-        )
-    return out
+    return representable(out, what, dps,
+                         "change the unit of the noise (scale) or pass dps= for the mpmath path")
 
 
 # --------------------------------------------------------------------------------------
