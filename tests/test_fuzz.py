@@ -42,7 +42,18 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import garesearch as ga
-from garesearch import approx_dp, bound, cli, composition, noise, pleak, priors, readings, release
+from garesearch import (
+    _pleak_format,
+    approx_dp,
+    bound,
+    cli,
+    composition,
+    noise,
+    pleak,
+    priors,
+    readings,
+    release,
+)
 from garesearch._evaluate import as_float_array, as_mpf, to_fraction
 from garesearch.release import InsecureNoiseWarning
 
@@ -369,7 +380,7 @@ def test_pleak_chunks_do_not_change_the_tokens(text, chunk):
     """The streamed tokeniser sees the same tokens however the text is cut."""
     def tokens(size):
         parts = [text[i:i + size] for i in range(0, len(text), size)]
-        return [t for batch in pleak._tokens(parts, "x") for t in batch]
+        return [t for batch in _pleak_format._tokens(parts, "x") for t in batch]
 
     try:
         whole = tokens(max(len(text), 1))
