@@ -10,8 +10,7 @@ statement per column, ``table.column <knowledge>;`` (grammar: ``banach/ParserQ.h
 ``leak ... cost c`` blocks (a disjunction of conjunctions).
 
 This module reads both formats (the parsers are in ``_pleak_format``; they share no code with
-PLEAK) and maps them onto the
-paper's objects:
+PLEAK) and maps them onto the paper's objects:
 
 ===========================  ===========================================================
 PLEAK knowledge              garesearch
