@@ -118,6 +118,14 @@ def posterior_bound_chi_formula(epsilon, dp_delta, chi, p, q, B):
     -------
     same type as the inputs
         The bound on the posterior.
+
+    Examples
+    --------
+    >>> import math
+    >>> from garesearch._backend import NUMPY
+    >>> got = posterior_bound_chi_formula(0.5, 0.0, 0.1, 0.2, 0.8, NUMPY)  # dp_delta = 0: Sec. 3.2
+    >>> abs(float(got) - 0.2 / (0.2 + 0.8 * math.exp(-0.5))) < 1e-15
+    True
     """
     return 1 / (1 + (q / p) / (B.exp(epsilon) + dp_delta / chi))
 
@@ -147,6 +155,13 @@ def chi_required_formula(epsilon, dp_delta, advantage, p, q, B):
     -------
     same type as the inputs
         The required :math:`\underline\chi`.
+
+    Examples
+    --------
+    >>> from garesearch._backend import NUMPY
+    >>> chi = chi_required_formula(0.5, 0.01, 0.3, 0.2, 0.5, NUMPY)
+    >>> round(float(posterior_bound_chi_formula(0.5, 0.01, chi, 0.2, 0.5, NUMPY)), 12)  # p + advantage
+    0.5
     """
     return dp_delta / _chi_denominator(epsilon, advantage, p, q, B)
 
@@ -177,6 +192,14 @@ def adp_posterior_bound_formula(epsilon, dp_delta, chibar, p, q, B):
     -------
     same type as the inputs
         The bound on the posterior.
+
+    Examples
+    --------
+    >>> import math
+    >>> from garesearch._backend import NUMPY
+    >>> got = adp_posterior_bound_formula(0.8, 0.05, 0.4, 0.3, 0.6, NUMPY)
+    >>> abs(float(got) - 1 / (1 + math.exp(-0.8) * (1 - 0.05 / 0.4) * 0.6 / 0.3)) < 1e-15
+    True
     """
     return 1 / (1 + B.exp(-epsilon) * ((chibar - dp_delta) / chibar) * q / p)
 
@@ -216,6 +239,13 @@ def posterior_bound_chi(*, epsilon, dp_delta, chi, p, q, dps: int | None = None)
     -------
     float, ndarray or mpmath.mpf
         The bound on the posterior.
+
+    Examples
+    --------
+    >>> import math
+    >>> got = posterior_bound_chi(epsilon=0.7, dp_delta=0.02, chi=0.05, p=0.25, q=0.5)
+    >>> abs(got - 1 / (1 + (0.5 / 0.25) / (math.exp(0.7) + 0.02 / 0.05))) < 1e-15
+    True
     """
     with workdps(dps):
         v = to_values(dps, epsilon=epsilon, dp_delta=dp_delta, chi=chi, p=p, q=q)
@@ -271,6 +301,11 @@ def average_advantage(*, advantage, confidence):
     -------
     float or ndarray
         The average advantage bound.
+
+    Examples
+    --------
+    >>> round(float(average_advantage(advantage=0.1, confidence=0.9)), 12)  # 0.1 * 0.9 + 1 * 0.1
+    0.19
     """
     v = to_values(None, advantage=advantage, confidence=confidence)
     check("confidence", v["confidence"], 0, 1, low_open=False, high_open=False)
@@ -317,6 +352,16 @@ def advantage_with_confidence(
     Returns
     -------
     B1Result
+
+    Examples
+    --------
+    >>> import math
+    >>> res = advantage_with_confidence(epsilon=0.5, dp_delta=0.01, confidence=0.9, p=0.2, q=0.5)
+    >>> abs(res.noise_radius - math.log(10)) < 1e-12  # Laplace: Pr[|eta| <= ln 10] = 0.9
+    True
+    >>> chi = math.exp(-math.log(10)) / 2  # the density at d, with shift 0
+    >>> abs(res.advantage - (1 / (1 + 2.5 / (math.exp(0.5) + 0.01 / chi)) - 0.2)) < 1e-12
+    True
     """
     with workdps(dps):
         v = to_values(dps, confidence=confidence, shift=shift)
@@ -367,6 +412,17 @@ def confidence_for_advantage(
     InfeasibleError
         If the denominator is :math:`\le 0` (even :math:`\delta = 0` cannot meet the
         request), or if :math:`f(c) \le \chi^*` (no ``d >= 0`` works), as the paper says.
+
+    Examples
+    --------
+    >>> res = confidence_for_advantage(epsilon=0.5, dp_delta=0.0, advantage=0.3, p=0.2, q=0.5)
+    >>> res.confidence  # pure DP meets the request on every output
+    1.0
+    >>> res = confidence_for_advantage(epsilon=0.5, dp_delta=0.01, advantage=0.3, p=0.2, q=0.5)
+    >>> back = advantage_with_confidence(epsilon=0.5, dp_delta=0.01, confidence=res.confidence,
+    ...                                  p=0.2, q=0.5)
+    >>> round(float(back.advantage), 9)  # the inverse of advantage_with_confidence
+    0.3
     """
     with workdps(dps):
         args = dict(epsilon=epsilon, dp_delta=dp_delta, advantage=advantage, p=p, q=q, shift=shift)
@@ -433,6 +489,12 @@ def epsilon_for_pdp_advantage(*, delta, p, q=None, a=1.0, failure, dps: int | No
     -------
     tuple
         ``(epsilon, failure)``.
+
+    Examples
+    --------
+    >>> eps, fail = epsilon_for_pdp_advantage(delta=0.1, p=0.2, failure=1e-6)
+    >>> round(float(eps), 3), fail  # Eq. (main) for the cats of Sec. 6.1, and dp_delta = failure
+    (0.539, 1e-06)
     """
     with workdps(dps):
         f = to_values(dps, failure=failure)["failure"]
@@ -471,6 +533,13 @@ def adp_posterior_bound(*, epsilon, dp_delta, chibar, p, q, dps: int | None = No
     ------
     InfeasibleError
         If ``chibar <= dp_delta`` (the paper: no :math:`\epsilon > 0` then).
+
+    Examples
+    --------
+    >>> import math
+    >>> got = adp_posterior_bound(epsilon=0.8, dp_delta=0.05, chibar=0.4, p=0.3, q=0.6)
+    >>> abs(got - 1 / (1 + math.exp(-0.8) * (1 - 0.05 / 0.4) * 0.6 / 0.3)) < 1e-15
+    True
     """
     with workdps(dps):
         v = to_values(dps, epsilon=epsilon, dp_delta=dp_delta, chibar=chibar, p=p, q=q)

@@ -89,6 +89,12 @@ def posterior_belief_bound(*, epsilon, p, dps: int | None = None):
     -------
     float, ndarray or mpmath.mpf
         The bound on the posterior.
+
+    Examples
+    --------
+    >>> import math
+    >>> abs(float(posterior_belief_bound(epsilon=0.5, p=0.2)) - 0.2 / (0.2 + 0.8 * math.exp(-0.5))) < 1e-15
+    True
     """
     return bound.posterior_bound(epsilon=epsilon, p=p, dps=dps)
 
@@ -122,6 +128,12 @@ def lee_clifton_posterior(*, epsilon, m, distance=1.0, dps: int | None = None):
     -------
     float, ndarray or mpmath.mpf
         The bound on the posterior of the true world.
+
+    Examples
+    --------
+    >>> import math
+    >>> abs(float(lee_clifton_posterior(epsilon=1.0, m=10)) - 1 / (1 + 9 * math.exp(-1.0))) < 1e-15
+    True
     """
     with workdps(dps):  # 1/m and 1 - 1/m at the working precision
         p = _world_prior(m, dps)
@@ -157,6 +169,12 @@ def lee_clifton_epsilon(*, rho, m, distance=1.0, dps: int | None = None):
     ------
     ParameterError
         Unless :math:`1/m < \rho < 1`.
+
+    Examples
+    --------
+    >>> import math
+    >>> abs(float(lee_clifton_epsilon(rho=0.5, m=10)) - math.log(9)) < 1e-14  # ln((m-1) rho/(1-rho))
+    True
     """
     with workdps(dps):  # 1/m, rho - 1/m and 1 - 1/m at the working precision
         v = to_values(dps, m=m, rho=rho)  # checked and broadcast together
@@ -180,6 +198,12 @@ def worst_case_advantage(*, epsilon):
     -------
     float or ndarray
         The advantage, in [0, 1).
+
+    Examples
+    --------
+    >>> import math
+    >>> abs(float(worst_case_advantage(epsilon=2 * math.log(1.1 / 0.9))) - 0.1) < 1e-15  # tanh(eps/4)
+    True
     """
     v = to_values(None, epsilon=epsilon)
     check("epsilon", v["epsilon"], 0, np.inf, low_open=False)
@@ -236,6 +260,12 @@ def membership_advantage(*, epsilon, dp_delta=0.0):
     -------
     float or ndarray
         The advantage, in [0, 1].
+
+    Examples
+    --------
+    >>> import math
+    >>> abs(float(membership_advantage(epsilon=1.0, dp_delta=0.05)) - (math.e - 1 + 0.1) / (math.e + 1)) < 1e-15
+    True
     """
     v = to_values(None, epsilon=epsilon, dp_delta=dp_delta)
     check("epsilon", v["epsilon"], 0, np.inf, low_open=False)
@@ -264,6 +294,13 @@ def kazan_reiter_ratio(*, epsilon, p):
     -------
     float or ndarray
         The ratio bound, in :math:`[1, e^\epsilon]`.
+
+    Examples
+    --------
+    >>> import math
+    >>> e = math.exp(1.0)
+    >>> abs(float(kazan_reiter_ratio(epsilon=1.0, p=0.1)) - e / (1 + 0.1 * (e - 1))) < 1e-15
+    True
     """
     v = to_values(None, epsilon=epsilon, p=p)
     check("epsilon", v["epsilon"], 0, np.inf, low_open=False)
@@ -302,6 +339,13 @@ def kazan_reiter_epsilon(profile: float | Callable, *, p):
     ------
     InfeasibleError
         If some ``r*(p) <= 1`` (only epsilon = 0 meets it).
+
+    Examples
+    --------
+    >>> import math
+    >>> eps = kazan_reiter_epsilon(3.0, p=[0.1, 0.3])  # min over p of ln(3 (1-p)/(1-3p))
+    >>> abs(eps - math.log(3 * 0.9 / 0.7)) < 1e-14
+    True
     """
     pp = np.atleast_1d(to_values(None, p=p)["p"])
     if pp.size == 0:
@@ -352,6 +396,16 @@ def plot_readings(ax=None, *, epsilon=None, p=0.2, m=10, distance=1.0, dp_delta=
     Returns
     -------
     matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> ax = plot_readings(p=0.2, m=10)
+    >>> len(ax.get_lines())
+    4
+    >>> import matplotlib.pyplot as plt
+    >>> plt.close(ax.figure)
     """
     import matplotlib.pyplot as plt
 

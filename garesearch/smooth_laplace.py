@@ -195,6 +195,13 @@ def smooth_laplace_dp_delta(*, epsilon, b, beta, dps: int | None = None):
     -------
     float, ndarray or mpmath.mpf
         :math:`\delta`.
+
+    Examples
+    --------
+    >>> import math
+    >>> got = smooth_laplace_dp_delta(epsilon=2.0, b=0.7, beta=0.3)
+    >>> abs(got - 2 * math.exp(2.0 - 1 - (2.0 - 0.7) / 0.3)) < 1e-15
+    True
     """
     with workdps(dps):
         v = to_values(dps, epsilon=epsilon, b=b, beta=beta)
@@ -236,6 +243,13 @@ def smooth_laplace_ratio(*, epsilon, b, beta, c, dps: int | None = None):
     -------
     float, ndarray or mpmath.mpf
         :math:`\delta/\bar\chi`.
+
+    Examples
+    --------
+    >>> import math
+    >>> got = smooth_laplace_ratio(epsilon=2.0, b=0.7, beta=0.3, c=0.9)
+    >>> abs(got - smooth_laplace_dp_delta(epsilon=2.0, b=0.7, beta=0.3) / (0.7 / (2 * 0.9))) < 1e-15
+    True
     """
     with workdps(dps):
         v = to_values(dps, epsilon=epsilon, b=b, beta=beta, c=c)
@@ -282,6 +296,13 @@ def beta_bound(*, epsilon, b, C=1.0, dps: int | None = None):
     -------
     float, ndarray or mpmath.mpf
         The bound on :math:`\beta` (``inf`` if there is none).
+
+    Examples
+    --------
+    >>> import math
+    >>> got = beta_bound(epsilon=2.0, b=0.5)
+    >>> abs(got - (2.0 - 0.5) / (2.0 - 1 - math.log(0.5 / 4))) < 1e-15
+    True
     """
     with workdps(dps):
         v = to_values(dps, epsilon=epsilon, b=b, C=C)
@@ -336,6 +357,16 @@ def bprime_interval(*, epsilon, alpha, beta, c, requirement="corrected", dps: in
     tuple or None
         ``(low, high)`` or ``None`` if no ``b'`` exists.  The cap
         :math:`b' \le \epsilon-\alpha-\beta` is not applied here.
+
+    Examples
+    --------
+    >>> import math
+    >>> e, a, be, c = 1.0, 0.5, 0.1, 0.05
+    >>> low, high = bprime_interval(epsilon=e, alpha=a, beta=be, c=c)
+    >>> def slack(b):  # the requirement, met with equality at both ends
+    ...     return 1 - 4 * math.exp(e - a - 1 - (e - a - b) / be) * c / b - math.exp(-a)
+    >>> abs(slack(low)) < 1e-9, abs(slack(high)) < 1e-9, slack((low + high) / 2) > 0
+    (True, True, True)
     """
     if requirement not in ("corrected", "paper"):
         raise ParameterError(f"requirement must be 'corrected' or 'paper'; got {requirement!r}")
@@ -500,6 +531,14 @@ def search_smooth_laplace(*, epsilon, beta, c, n_alpha: int = 400) -> SmoothLapl
     ------
     InfeasibleError
         If no :math:`(\alpha, b')` satisfies the requirement.
+
+    Examples
+    --------
+    >>> res = search_smooth_laplace(epsilon=1.0, beta=0.1, c=0.05)
+    >>> all(v >= 0 for v in res.slacks().values())  # every inequality of App. B.2 holds
+    True
+    >>> search_smooth_laplace(epsilon=1.0, beta=0.0, c=0.5).noise_scale  # pure DP: c / epsilon
+    0.5
     """
     v = scalar_values(epsilon=epsilon, beta=beta, c=c)
     if not isinstance(n_alpha, (int, np.integer)) or isinstance(n_alpha, bool) or not 1 <= n_alpha <= 10**5:
