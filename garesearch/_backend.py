@@ -87,7 +87,15 @@ def backend_for(dps: int | None) -> Backend:
 
 
 def sympy_backend() -> Backend:
-    """The sympy backend (built on demand: importing sympy is slow)."""
+    """The sympy backend (built on demand: importing sympy is slow).
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> B = sympy_backend()
+    >>> B.exp(sp.log(3)), B.name
+    (3, 'sympy')
+    """
     import sympy as sp
 
     return Backend(
