@@ -21,7 +21,21 @@ S_GRID = np.linspace(0.0, 1.0, 17)  # kernel centres across [l, h], before refin
 
 def kernel_posteriors(prior, eps, lo, hi, c, side):
     """Upper (Laplace kernel) or lower (inverted kernel) posterior of ``[lo, hi]`` at centres
-    ``c`` (array ``(n, m)``; ``lo``, ``hi`` of shape ``(n,)``) for a prior with a density."""
+    ``c`` (array ``(n, m)``; ``lo``, ``hi`` of shape ``(n,)``) for a prior with a density.
+
+    Examples
+    --------
+    >>> import math
+    >>> import numpy as np
+    >>> from scipy.integrate import quad
+    >>> from garesearch.priors import Normal
+    >>> post = kernel_posteriors(Normal(0, 1), 1.0, np.array([-0.5]), np.array([0.5]), np.array([[0.0]]), "upper")
+    >>> def w(x):  # the Laplace kernel times the prior density
+    ...     return math.exp(-abs(x) - x * x / 2)
+    >>> want = quad(w, -0.5, 0.5)[0] / (2 * quad(w, 0, np.inf)[0])  # w is even
+    >>> abs(float(post[0, 0]) - want) < 1e-12
+    True
+    """
     k = eps if side == "upper" else -eps
     col = (lambda v: np.asarray(v)[:, None])  # noqa: E731
     with np.errstate(invalid="ignore", over="ignore"):

@@ -31,6 +31,15 @@ def kernel_posterior(k, d, width, lt_l, rt_h, log_all):
     1, so nothing overflows) and with offsets inside the ball (no digits lost to :math:`|c|`).
     A divergent outside weight (the inverted kernel over a heavy tail) gives 0: the truncated
     kernels drive the posterior there.
+
+    Examples
+    --------
+    >>> import math
+    >>> # atoms -1, 0, 1 with masses 1/4, 1/2, 1/4; ball {0}; kernel e^{-|x|} centred at 0
+    >>> out = math.log(0.25) - 1  # log of the kernel's weight on each outside atom
+    >>> post = kernel_posterior(1.0, 0.0, 0.0, out, out, math.log(0.5 + 0.5 * math.exp(-1)))
+    >>> abs(float(post) - 0.5 / (0.5 + 0.5 * math.exp(-1))) < 1e-15
+    True
     """
     with np.errstate(invalid="ignore", over="ignore", under="ignore"):
         ratio = np.exp(lt_l - log_all - k * d) + np.exp(rt_h - log_all - k * (width - d))
@@ -41,7 +50,13 @@ def kernel_posterior(k, d, width, lt_l, rt_h, log_all):
 def side_advantage(post, p, side, delta):
     """The side's advantage; ``-inf`` at true values where the side cannot exceed ``delta``
     whatever the mechanism (``p + delta >= 1`` above, ``p <= delta`` below; both up to a
-    relative 1e-12, the rounding of ``p``), so that rounding near those limits cannot bind."""
+    relative 1e-12, the rounding of ``p``), so that rounding near those limits cannot bind.
+
+    Examples
+    --------
+    >>> float(side_advantage(0.7, 0.5, "upper", 0.1)), float(side_advantage(0.7, 0.95, "upper", 0.1))
+    (0.19999999999999996, -inf)
+    """
     if delta == 0:  # the raw posteriors (posterior_extremes)
         return post - p if side == "upper" else p - post
     if side == "upper":

@@ -504,6 +504,12 @@ def parse_attacker(text: str, *, source: str = "<string>") -> dict[str, Knowledg
         With ``source:line:`` and what was expected, for any malformed statement, a
         probability list that does not sum to 1 (tolerance 1e-6, as PLEAK), or a column
         given twice.
+
+    Examples
+    --------
+    >>> know = parse_attacker("emp.salary rangeUnif 1000 3000; cat.color setUnif 'red' 'black';")
+    >>> know["emp.salary"].kind, know["emp.salary"].args, know["cat.color"].args
+    ('rangeUnif', (1000.0, 3000.0), ('red', 'black'))
     """
     return _parse_attacker(_Stream(_text_chunks(text), source))
 
@@ -523,7 +529,15 @@ def _parse_attacker(stream: _Stream) -> dict[str, Knowledge]:
 
 
 def read_attacker(path: str | Path) -> dict[str, Knowledge]:
-    """Read a PLEAK attacker file from disk (see :func:`parse_attacker`)."""
+    """Read a PLEAK attacker file from disk (see :func:`parse_attacker`).
+
+    Examples
+    --------
+    >>> from garesearch.publish import packaged_examples
+    >>> know = read_attacker(packaged_examples() / "cats.att")  # the cats of Sec. 6.1
+    >>> sorted(know), know["cat.color"].kind
+    (['cat.cat_id', 'cat.color', 'cat.gender'], 'setPrior')
+    """
     path = Path(path)
     return _parse_attacker(_Stream(_file_chunks(path), str(path)))
 
@@ -687,6 +701,12 @@ def parse_goal(text: str, *, source: str = "<string>"):
     ------
     PleakFormatError
         With ``source:line:`` for malformed input.
+
+    Examples
+    --------
+    >>> goal = parse_goal("cat.gender exact OR cat.color exact AND emp.salary approx 100")
+    >>> type(goal).__name__, [type(part).__name__ for part in goal.parts]  # AND binds tighter
+    ('Or', ['Term', 'And'])
     """
     return _parse_goal(_Stream(_text_chunks(text), source))
 
@@ -715,6 +735,14 @@ def _parse_goal(stream: _Stream):
 
 
 def read_goal(path: str | Path):
-    """Read an attacker goal from disk (see :func:`parse_goal`)."""
+    """Read an attacker goal from disk (see :func:`parse_goal`).
+
+    Examples
+    --------
+    >>> from garesearch.publish import packaged_examples
+    >>> goal = read_goal(packaged_examples() / "cats_color.plc")  # a leak ... cost block
+    >>> goal.columns, goal.kind
+    (('cat.color',), 'exact')
+    """
     path = Path(path)
     return _parse_goal(_Stream(_file_chunks(path), str(path)))

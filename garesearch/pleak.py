@@ -242,6 +242,15 @@ def epsilon_for_pleak_goal(
         ``exact`` on a continuous column, the attacker already knows the goal, ...).
     InfeasibleError
         If no epsilon > 0 meets the request.
+
+    Examples
+    --------
+    >>> import math
+    >>> know = parse_attacker("cat.color setPrior ('red', 0.2) ('white', 0.1) ('tabby', 0.25) "
+    ...                       "('black', 0.4) ('tortoise', 0.05);")
+    >>> res = epsilon_for_pleak_goal(know, parse_goal("cat.color exact"), delta=0.1)
+    >>> res.method, abs(res.epsilon - math.log(1.5)) < 1e-12  # black: -ln(0.4/0.6 (1/0.5 - 1))
+    ('attribute', True)
     """
     simple = _simplify(goal, knowledge)
     if simple is True:
@@ -349,7 +358,17 @@ def _coerce_t(v, prior):
 
 
 def epsilon_for_goal_files(attacker: str | Path, goal: str | Path, *, delta: float, **kwargs) -> GoalResult:
-    """:func:`epsilon_for_pleak_goal` for an attacker file and a goal file on disk."""
+    """:func:`epsilon_for_pleak_goal` for an attacker file and a goal file on disk.
+
+    Examples
+    --------
+    >>> import math
+    >>> from garesearch.publish import packaged_examples
+    >>> ex = packaged_examples()
+    >>> res = epsilon_for_goal_files(ex / "cats.att", ex / "cats_or.plc", delta=0.1)  # Sec. 6.1, OR
+    >>> abs(res.epsilon - 2 * math.log(1.1 / 0.9)) < 1e-12  # Pr[F or white] = 0.55 = (1 + delta)/2
+    True
+    """
     return epsilon_for_pleak_goal(read_attacker(attacker), read_goal(goal), delta=delta, **kwargs)
 
 
@@ -404,6 +423,14 @@ def pleak_method_epsilon(prior: Prior, *, t, r: float, delta: float, R: float | 
     dict
         ``epsilon``, ``a`` (best radius), ``distance`` (``D``), ``p``, ``q`` (ball mass
         ``g_t(a)``), ``side`` (``"upper"``/``"lower"``).
+
+    Examples
+    --------
+    >>> import math
+    >>> from garesearch.priors import Uniform
+    >>> res = pleak_method_epsilon(Uniform(0, 10), t=5.0, r=1.0, delta=0.1)
+    >>> res["side"], abs(res["epsilon"] + math.log(0.2 / 0.8 * (1 / 0.3 - 1)) / 10) < 1e-12  # Eq. (main), q = 1, D = 10
+    ('upper', True)
     """
     if not isinstance(prior, Prior):
         raise ParameterError(f"prior must be a garesearch.priors.Prior; got {type(prior).__name__}")
@@ -466,6 +493,12 @@ def pleak_worst_epsilon(*, delta: float, q: float, D: float) -> float:
 
     Kept to compare with :func:`garesearch.bound.worst_case_epsilon` (they agree: PLEAK uses
     the correct worst prior, not the one printed in Sec. 4.1).
+
+    Examples
+    --------
+    >>> import math
+    >>> abs(pleak_worst_epsilon(delta=0.1, q=1.0, D=1.0) - 2 * math.log(1.1 / 0.9)) < 1e-15
+    True
     """
     v = scalar_values(delta=delta, q=q, D=D)
     delta, q, D = v["delta"], v["q"], v["D"]
