@@ -21,6 +21,7 @@ from __future__ import annotations
 import mpmath
 import numpy as np
 
+from ._args import check_sides
 from ._backend import MPMATH, NUMPY
 from ._evaluate import (
     as_float_array,
@@ -58,9 +59,6 @@ __all__ = [
     "worst_case_prior",
     "worst_case_prior_formula",
 ]
-
-_SIDES = ("both", "upper", "lower")
-
 
 # --------------------------------------------------------------------------------------
 # Accurate pieces shared by the formulas (float64: error-free transformations; mpmath and
@@ -407,8 +405,7 @@ def _epsilon_or_inf(epsilon, dps):
 def _sides(sides, q):
     if sides is None:
         return "both" if q is None else "upper"
-    if sides not in _SIDES:
-        raise ParameterError(f"sides must be one of {_SIDES}; got {sides!r}")
+    check_sides(sides)
     if q is not None and sides != "upper":
         raise ParameterError(
             "sides: with an explicit comparison mass q only the upper side (Eq. (main)) is "

@@ -21,6 +21,7 @@ import json
 import math
 import sys
 
+from ._args import SIDES
 from .errors import InfeasibleError, ParameterError
 
 __all__ = ["build_parser", "main"]
@@ -49,7 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--reading", default="worst", choices=READINGS)
     p.add_argument("--beta", type=float, default=None, help="tail reading: largest acceptable probability")
     p.add_argument("--releases", type=int, default=1, help="independent releases of the attribute (>= 1)")
-    p.add_argument("--sides", default="both", choices=("both", "upper", "lower"))
+    p.add_argument("--sides", default="both", choices=SIDES)
     p.add_argument("--dp-delta", type=float, default=1e-6, help="report epsilon of (epsilon, dp_delta)-DP here")
     p.add_argument("--json", action="store_true", help="print JSON")
     return p

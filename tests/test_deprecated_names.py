@@ -9,7 +9,7 @@ import mpmath
 import pytest
 
 from garesearch import approx_dp, readings
-from garesearch._args import check_sides, renamed_keywords
+from garesearch._args import renamed_keywords
 from garesearch.errors import ParameterError
 
 
@@ -88,12 +88,3 @@ def test_renamed_keywords_keeps_the_signature():
         return dp_delta
 
     assert f.__doc__ == "doc" and "dp_delta" in inspect.signature(f).parameters
-
-
-def test_check_sides():
-    assert check_sides("both") == "both"
-    for bad in ("two-sided", "Both", None, 1):
-        with pytest.raises(ParameterError, match="sides must be one of 'both', 'upper', 'lower'"):
-            check_sides(bad)
-    with pytest.raises(ParameterError, match="one of 'both', 'upper'; got 'lower'"):
-        check_sides("lower", allowed=("both", "upper"))
