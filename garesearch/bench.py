@@ -107,6 +107,7 @@ import mpmath
 import numpy as np
 
 from ._commands import OneLineParser
+from .paper.examples import SALARY
 
 __all__ = [
     "TARGETS",
@@ -150,7 +151,7 @@ TARGETS: dict[str, tuple[float, str]] = {
     "or_two_continuous_width": (0.01, "its certified bracket's relative width"),
 }
 
-_SALARY = {"mu": 2000.0, "sigma": 235.7, "r": 100.0, "delta": 0.1}
+_SALARY = {"mu": SALARY["mu"], "sigma": SALARY["sigma"], "r": SALARY["r"], "delta": SALARY["delta"]}
 
 
 def _root() -> Path:

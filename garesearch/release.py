@@ -33,6 +33,7 @@ import numpy as np
 from . import noise as _noise
 from ._evaluate import as_float_array, scalar_values
 from .errors import ParameterError
+from .paper.examples import COLOURS, GENDERS, SALARY
 
 __all__ = [
     "CAT_COLOURS",
@@ -47,7 +48,7 @@ __all__ = [
     "synthetic_salaries",
 ]
 
-CAT_COLOURS = {"red": 0.2, "white": 0.1, "tabby": 0.25, "black": 0.4, "tortoise": 0.05}
+CAT_COLOURS = COLOURS  #: the colour prior of Sec. 6.1 (:data:`garesearch.paper.examples.COLOURS`)
 _BACKENDS = ("numpy", "opendp")
 #: largest number of draws of :func:`laplace_noise` (memory: 8 bytes each)
 _MAX_DRAWS = 10**8
@@ -316,7 +317,7 @@ def synthetic_cats(n: int = 1000, *, seed: int = 0) -> dict[str, np.ndarray]:
     True
     """
     rng = _rows_rng(n, seed)
-    gender = rng.choice(np.array(["M", "F"]), size=n)
+    gender = rng.choice(np.array(list(GENDERS)), size=n)  # uniform, as GENDERS says
     colours = np.array(list(CAT_COLOURS))
     color = rng.choice(colours, size=n, p=np.array(list(CAT_COLOURS.values())))
     return {"gender": gender, "color": color}
@@ -349,8 +350,8 @@ def count_female_tabby(table: dict[str, np.ndarray]) -> int:
     return int(np.sum((gender == "F") & (color == "tabby")))
 
 
-def synthetic_salaries(n: int = 1000, *, seed: int = 0, mu: float = 2000.0,
-                       sigma: float = 235.7) -> dict[str, np.ndarray]:
+def synthetic_salaries(n: int = 1000, *, seed: int = 0, mu: float = SALARY["mu"],
+                       sigma: float = SALARY["sigma"]) -> dict[str, np.ndarray]:
     r"""A synthetic ``employee`` table drawn from the prior of Sec. 6.2 (the salary example).
 
     Salaries from :math:`N(\mu, \sigma^2)`, by default the paper's :math:`N(2000, 235.7^2)`;

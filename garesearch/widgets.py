@@ -30,6 +30,7 @@ from . import bound
 from ._evaluate import scalar_values
 from ._optional import require
 from .errors import InfeasibleError, ParameterError
+from .paper.examples import COLOURS
 from .priors import Categorical, Normal, Prior, Uniform
 
 __all__ = [
@@ -43,7 +44,7 @@ __all__ = [
 ]
 
 #: the colour prior of the paper's cats example (Sec. 6.1)
-CATS = {"red": 0.2, "white": 0.1, "tabby": 0.25, "black": 0.4, "tortoise": 0.05}
+CATS = COLOURS  #: the colour prior of Sec. 6.1 (:data:`garesearch.paper.examples.COLOURS`)
 
 _FAMILIES = ("normal", "uniform", "cats")
 
