@@ -37,7 +37,14 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The ``calibrate`` command's argument parser."""
+    """The ``calibrate`` command's argument parser.
+
+    Examples
+    --------
+    >>> args = build_parser().parse_args(["--prior", "normal:2000,235.7", "--r", "100", "--delta", "0.1"])
+    >>> args.mechanism, args.reading, args.sides
+    ('laplace', 'worst', 'both')
+    """
     from .additive import MECHANISMS
     from .calibration import READINGS
 
@@ -61,7 +68,18 @@ def _num(x):
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command; returns the exit status."""
+    """Run the command; returns the exit status.
+
+    Examples
+    --------
+    >>> import contextlib, io, json, math
+    >>> out = io.StringIO()
+    >>> with contextlib.redirect_stdout(out):
+    ...     status = main(["--prior", "categorical:0=0.8,1=0.2", "--r", "0", "--delta", "0.1", "--json"])
+    >>> # Laplace noise keeps 0.2 e^eps/(0.2 e^eps + 0.8) <= 0.3 when e^eps = 12/7
+    >>> status, abs(json.loads(out.getvalue())["scale"] - 1 / math.log(12 / 7)) < 1e-9
+    (0, True)
+    """
     from .calibration import calibrate
     from .cli import parse_prior
 
