@@ -37,12 +37,15 @@ def kernel_posteriors(prior, eps, lo, hi, c, side):
     True
     """
     k = eps if side == "upper" else -eps
-    col = (lambda v: np.asarray(v)[:, None])  # noqa: E731
+    lo, hi, c = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float), np.asarray(c, dtype=float)
+    n = lo.size
+    col = (lambda v: v[:, None])  # noqa: E731
     with np.errstate(invalid="ignore", over="ignore"):
-        lt_l = prior.log_tilted_tail(k, lo, "left")
-        rt_h = prior.log_tilted_tail(-k, hi, "right")
-        log_all = np.logaddexp(prior.log_tilted_tail(k, c, "left"), prior.log_tilted_tail(-k, c, "right"))
-    return kernel_posterior(k, c - col(lo), col(hi - lo), col(lt_l), col(rt_h), log_all)
+        # one call per side: the ball's end and the centres together
+        left = prior.log_tilted_tail(k, np.concatenate([lo, c.ravel()]), "left")
+        right = prior.log_tilted_tail(-k, np.concatenate([hi, c.ravel()]), "right")
+        log_all = np.logaddexp(left[n:], right[n:]).reshape(c.shape)
+    return kernel_posterior(k, c - col(lo), col(hi - lo), col(left[:n]), col(right[:n]), log_all)
 
 
 class DensityProblem:
