@@ -28,6 +28,8 @@ import math
 
 import numpy as np
 
+from .errors import ParameterError
+
 __all__ = [
     "PanelTable",
     "log_diff_exp",
@@ -115,7 +117,7 @@ def normal_log_tilted_tail(k: float, x, mu: float, sigma: float, side: str):
     if side == "right":
         z, w = -z, -w
     elif side != "left":
-        raise ValueError(f"side must be 'left' or 'right'; got {side!r}")
+        raise ParameterError(f"side must be 'left' or 'right'; got {side!r}")
     b = z - w
     with np.errstate(over="ignore", invalid="ignore"):
         near = -0.5 * z * z + np.log(0.5 * sp.erfcx(-np.minimum(b, 0.0) * _SQRT1_2))
@@ -398,7 +400,7 @@ class PanelTable:
                 before = np.where(m > 0, pre[mm] + k * (e[m] - x), -np.inf)
                 return np.logaddexp(part, before)
             if side != "right":
-                raise ValueError(f"side must be 'left' or 'right'; got {side!r}")
+                raise ParameterError(f"side must be 'left' or 'right'; got {side!r}")
             a = np.clip(x, e[m], e[m + 1])
             b = e[m + 1]
             part = self._cut(m, a, b, k, x)
