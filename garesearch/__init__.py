@@ -131,6 +131,7 @@ _SUBMODULES = {
     "optimal",
     "tilted",
     "pointwise",
+    "counterexamples",
     "errors",
 }
 

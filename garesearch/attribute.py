@@ -9,7 +9,8 @@ of :math:`\hat X'`, :math:`f(y|x') \le e^{\epsilon D} f(y|x)` with ``D`` the lar
 distance between the two sets; for :math:`X' = [t-r, t+r]` that distance is ``a + r``, not
 ``a`` (the paper's equality :math:`\{x : \forall x' \in X'\, d(x,x') \le a\} = \{x : r <
 d(x,t) \le a\}` fails: the left set is :math:`\{d(x,t) \le a - r\}`).  With exponent ``a`` a
-mechanism can exceed the advantage bound (:func:`paper_counterexample` gives one).
+mechanism can exceed the advantage bound
+(:func:`garesearch.counterexamples.paper_counterexample` gives one).
 
 garesearch's default construction (``construction="sound"``) therefore parametrises the
 comparison set by the distance ``D`` that goes into the exponent:
@@ -43,40 +44,15 @@ import numpy as np
 
 from . import bound
 from ._backend import NUMPY
+from ._univariate import check_common, laplace_scale
 from .errors import InfeasibleError, ParameterError
+from .optimal import epsilon_optimal
+from .pointwise import epsilon_pointwise
 from .priors import Categorical, Prior
 
-__all__ = ["AttributeResult", "eps_main", "epsilon_for_attribute", "log_tail_mgf", "maximise", "paper_counterexample"]
+__all__ = ["AttributeResult", "eps_main", "epsilon_for_attribute", "log_tail_mgf", "maximise"]
 
 _CONSTRUCTIONS = ("optimal", "sound", "pointwise", "paper")
-_SIDES = ("both", "upper")
-
-
-def laplace_scale(self, sensitivity: float = 1.0) -> float:
-    """Scale ``b = sensitivity / epsilon`` of Laplace noise that achieves this epsilon
-    (:func:`garesearch.noise.laplace_scale`; 0 when no noise is needed)."""
-    from .noise import laplace_scale as scale
-
-    if isinstance(sensitivity, bool) or not isinstance(sensitivity, (int, float, np.integer, np.floating)):
-        raise ParameterError(f"sensitivity must be a finite number > 0; got {sensitivity!r}")
-    if math.isinf(self.epsilon) and math.isfinite(sensitivity) and sensitivity > 0:
-        return 0.0
-    return float(scale(epsilon=self.epsilon, sensitivity=sensitivity))
-
-
-def check_common(prior, r, delta, sides) -> None:
-    """Checks shared by the univariate entry points: the prior's type, ``r``, ``delta``, ``sides``."""
-    if not isinstance(prior, Prior):
-        raise ParameterError(f"prior must be a garesearch.priors.Prior; got {type(prior).__name__}")
-    for name, v in (("r", r), ("delta", delta)):
-        if not isinstance(v, (int, float, np.integer, np.floating)) or not math.isfinite(v):
-            raise ParameterError(f"{name} must be a finite real number; got {v!r}")
-    if not 0 < delta < 1:
-        raise ParameterError(f"delta must lie in (0, 1); got {delta}")
-    if r < 0:
-        raise ParameterError(f"r must be >= 0; got {r}")
-    if sides not in _SIDES:
-        raise ParameterError(f"sides must be one of {_SIDES}; got {sides!r}")
 
 
 @dataclass(frozen=True)
@@ -566,7 +542,7 @@ def epsilon_for_attribute(
         only) only the loss.
     construction : {"optimal", "sound", "pointwise", "paper"}
         ``"paper"`` reproduces Eq. (main) with :math:`\hat X'_a = \{r < d(x,t) \le a\}` and
-        exponent ``a``, which is not sound in general (see :func:`paper_counterexample`).
+        exponent ``a``, which is not sound in general (see :func:`garesearch.counterexamples.paper_counterexample`).
 
     Returns
     -------
@@ -598,11 +574,7 @@ def epsilon_for_attribute(
                 f"construction={construction!r} takes none (got R={R!r})"
             )
         if construction == "optimal":
-            from .optimal import epsilon_optimal
-
             return epsilon_optimal(prior, r=r, delta=delta, t=t, sides=sides)
-        from .pointwise import epsilon_pointwise
-
         return epsilon_pointwise(prior, r=r, delta=delta, t=t, sides=sides)
     check_common(prior, r, delta, sides)
     discrete = isinstance(prior, Categorical) and prior.metric == "discrete"
@@ -856,24 +828,10 @@ def _scan_t(prior, ts, r, delta, R, sides, construction):
     return np.where(has_mass, up, np.nan)
 
 
-def paper_counterexample(*, p=0.2, q=0.5, r=1.0, a=2.0, delta=0.1):
-    r"""A prior and a Laplace mechanism for which Eq. (main) with exponent ``a`` is not sound.
+def __getattr__(name):
+    # the counterexamples live in garesearch.counterexamples (which imports this module)
+    if name == "paper_counterexample":
+        from . import counterexamples
 
-    Prior: mass ``p`` at ``t - r`` (inside :math:`X' = [t-r, t+r]`, ``t = 0``), mass ``q`` at
-    ``t + a`` (the paper's :math:`\hat X'_a`), the rest far away at ``t + 1000 a``.  The
-    identity query with Laplace noise at the paper's epsilon is epsilon-DP; for an output
-    ``y`` far below ``t - r`` the exact posterior of :math:`X'` is
-    :math:`p e^{\epsilon(a + r)} / (p e^{\epsilon(a+r)} + q + \dots)`, above ``p + delta``.
-
-    Returns
-    -------
-    dict
-        ``epsilon`` (the paper's), ``posterior`` (exact, at ``y = -50 a``), ``bound`` (p + delta).
-    """
-    eps = float(bound.epsilon_for_advantage(delta=delta, p=p, q=q, a=a))
-    y = -50.0 * a
-    xs = np.array([-r, a, 1000.0 * a])
-    ws = np.array([p, q, 1 - p - q])
-    logw = np.log(ws) - eps * np.abs(y - xs)
-    post = float(np.exp(logw[0] - np.logaddexp.reduce(logw)))
-    return {"epsilon": eps, "posterior": post, "bound": p + delta, "advantage": post - p}
+        return counterexamples.paper_counterexample
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

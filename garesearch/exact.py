@@ -68,11 +68,11 @@ bracketed on a grid of outputs and refined by Brent's method.
 
 from __future__ import annotations
 
+from .counterexamples import soundness_counterexamples, soundness_search
 from .exact_attacker import AttackerEstimate, bayes_attacker_success, monte_carlo_attacker
 from .exact_compare import EpsilonComparison, compare_epsilons, comparison_table, format_comparison
 from .exact_core import ExactAdvantage, exact_advantage, exact_epsilon, or_event, posterior
 from .exact_integrals import log_ndtr_diff
-from .exact_soundness import soundness_counterexamples, soundness_search
 
 __all__ = [
     "AttackerEstimate",

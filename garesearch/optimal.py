@@ -72,9 +72,10 @@ from typing import Any
 import numpy as np
 
 from . import bound
-from ._args import check_sides
+from ._args import SIDES
 from ._optimal_density import S_GRID, DensityProblem
 from ._optimal_finite import FiniteProblem, worst_posterior_lp
+from ._univariate import check_common, laplace_scale
 from .errors import InfeasibleError, ParameterError
 from .priors import Categorical, Prior
 
@@ -127,12 +128,7 @@ class OptimalResult:
     construction: str = "optimal"
     prior: Prior = field(repr=False, default=None)
 
-    def laplace_scale(self, sensitivity: float = 1.0) -> float:
-        """Scale ``b = sensitivity / epsilon`` of Laplace noise that achieves this epsilon
-        (0 when no noise is needed)."""
-        if not (isinstance(sensitivity, (int, float)) and math.isfinite(sensitivity) and sensitivity > 0):
-            raise ParameterError(f"sensitivity must be a finite number > 0; got {sensitivity!r}")
-        return 0.0 if math.isinf(self.epsilon) else sensitivity / self.epsilon
+    laplace_scale = laplace_scale
 
     def posterior_bound(self) -> float:
         """The largest posterior of the ball any epsilon-DP mechanism gives at ``epsilon``
@@ -328,19 +324,6 @@ def _solve(pb, delta, side, ts):
     return e, cand[0], pb.centre(cand[0], cand[1]), val
 
 
-def _check(prior, r, delta, sides):
-    if not isinstance(prior, Prior):
-        raise ParameterError(f"prior must be a garesearch.priors.Prior; got {type(prior).__name__}")
-    for name, v in (("r", r), ("delta", delta)):
-        if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)) or not math.isfinite(v):
-            raise ParameterError(f"{name} must be a finite real number; got {v!r}")
-    if not 0 < delta < 1:
-        raise ParameterError(f"delta must lie in (0, 1); got {delta}")
-    if r < 0:
-        raise ParameterError(f"r must be >= 0; got {r}")
-    check_sides(sides)
-
-
 def _discrete(prior, r, delta, t, sides):
     """The discrete metric: every distance is 1, and Sec. 3.2's bounds are attained
     (``L = e^epsilon`` on :math:`X'`, 1 elsewhere)."""
@@ -388,7 +371,7 @@ def posterior_extremes(prior: Prior, *, t: float, r: float, epsilon: float) -> d
     >>> round(ext["upper"], 4), round(ext["upper_centre"], 4), round(ext["p"], 4)
     (0.5789, 0.0, 0.3829)
     """
-    _check(prior, r, 0.5, "both")
+    check_common(prior, r, 0.5, "both")
     if isinstance(prior, Categorical) and prior.metric == "discrete":
         p = prior.probability(t)
         e = math.exp(float(epsilon))
@@ -456,7 +439,7 @@ def epsilon_optimal(
     >>> round(res.epsilon, 7), res.binding
     (0.0019252, 'upper')
     """
-    _check(prior, r, delta, sides)
+    check_common(prior, r, delta, sides, SIDES)
     if isinstance(prior, Categorical) and prior.metric == "discrete":
         if t is not None:
             prior.probability(t)

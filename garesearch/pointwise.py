@@ -74,8 +74,9 @@ from typing import Any
 
 import numpy as np
 
-from .attribute import check_common, laplace_scale
+from ._univariate import check_common, laplace_scale
 from .errors import InfeasibleError, ParameterError
+from .optimal import epsilon_optimal
 from .priors import Categorical, Continuous, Normal, Prior
 
 __all__ = ["PointwiseResult", "epsilon_pointwise", "log_tilted_interval", "pointwise_ratios"]
@@ -480,9 +481,8 @@ def epsilon_pointwise(
     check_common(prior, r, delta, sides)
     r, delta = float(r), float(delta)
     if isinstance(prior, Categorical) and prior.metric == "discrete":
-        from .attribute import epsilon_for_attribute
-
-        res = epsilon_for_attribute(prior, r=r, delta=delta, t=t, sides=sides, construction="sound")
+        # every distance is 1: Sec. 3.2's bounds, attained, are the pointwise bound too
+        res = epsilon_optimal(prior, r=r, delta=delta, t=t, sides=sides)
         return PointwiseResult(
             epsilon=res.epsilon, t=res.t, r=r, delta=delta, p=res.p, epsilon_upper=res.epsilon_upper,
             epsilon_lower=res.epsilon_lower, binding=res.binding, prior=prior,

@@ -12,7 +12,7 @@ import pytest
 from scipy import integrate, stats
 
 import garesearch as ga
-from garesearch.attribute import paper_counterexample
+from garesearch.counterexamples import paper_counterexample
 from garesearch.errors import InfeasibleError, ParameterError
 from garesearch.priors import Categorical, Continuous, Normal, PiecewiseUniform, Uniform
 

@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 import scipy.special
 
-from garesearch import attribute, bound, claims, derivations, paper, priors
+from garesearch import attribute, bound, claims, counterexamples, derivations, paper, priors
 from garesearch.claims import registry
 from garesearch.errors import ParameterError
 from garesearch.paper import examples
@@ -309,7 +309,7 @@ def test_patched_counterexample_changes_theorem1_verdict(monkeypatch):
 
     claims.clear_cache()
     monkeypatch.setattr(
-        attribute, "paper_counterexample",
+        counterexamples, "paper_counterexample",
         lambda: {"epsilon": 0.5, "posterior": 0.25, "bound": 0.3, "advantage": 0.05},
     )
     monkeypatch.setattr(sec4_2_events, "exact_violations", list)

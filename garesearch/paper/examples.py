@@ -246,7 +246,7 @@ def worst_t(name: str, construction: str, sides: str = "upper") -> attribute.Att
 @cached
 def soundness_counterexample() -> dict[str, Any]:
     """A prior and an eps-DP mechanism whose exact posterior breaks Eq. (main) with exponent
-    ``a`` (:func:`garesearch.attribute.paper_counterexample`).
+    ``a`` (:func:`garesearch.counterexamples.paper_counterexample`).
 
     Examples
     --------
@@ -254,7 +254,9 @@ def soundness_counterexample() -> dict[str, Any]:
     >>> ce["posterior"] > ce["bound"]
     True
     """
-    ce = attribute.paper_counterexample()
+    from .. import counterexamples
+
+    ce = counterexamples.paper_counterexample()
     return {
         "posterior": float(ce["posterior"]), "bound": float(ce["bound"]),
         "epsilon": float(ce["epsilon"]),
@@ -268,7 +270,7 @@ def soundness_counterexample() -> dict[str, Any]:
 @cached
 def exact_violations() -> list[dict]:
     """Counterexamples to Eq. (main) with exponent ``a`` from
-    :func:`garesearch.exact.soundness_counterexamples` (exact posteriors of Laplace and
+    :func:`garesearch.counterexamples.soundness_counterexamples` (exact posteriors of Laplace and
     generalised Cauchy mechanisms).
 
     Examples
@@ -276,6 +278,6 @@ def exact_violations() -> list[dict]:
     >>> len(exact_violations()) > 0
     True
     """
-    from .. import exact
+    from .. import counterexamples
 
-    return [rec for rec in exact.soundness_counterexamples() if rec.get("violated")]
+    return [rec for rec in counterexamples.soundness_counterexamples() if rec.get("violated")]

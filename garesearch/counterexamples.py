@@ -1,5 +1,12 @@
-"""A search for priors and mechanisms at which Eq. (main) (Sec. 3.2) fails: the exact advantage
-of a mechanism (:mod:`garesearch.exact`) at a construction's epsilon."""
+"""The counterexamples, in one place: priors and mechanisms at which a construction of the
+paper is not sound.
+
+- :func:`paper_counterexample`: Eq. (main) with the paper's exponent ``a`` (Sec. 4.1);
+- :func:`soundness_search` and :func:`soundness_counterexamples`: a search for priors and
+  mechanisms at which Eq. (main) (Sec. 3.2) fails: the exact advantage of a mechanism
+  (:mod:`garesearch.exact`) at a construction's epsilon;
+- :func:`garesearch.events.theorem2_counterexample`: Theorem 2's OR construction.
+"""
 
 from __future__ import annotations
 
@@ -15,7 +22,7 @@ from .exact_core import exact_advantage
 from .mechanisms import GenCauchy, Laplace, Mechanism
 from .priors import Categorical, Continuous, Normal, PiecewiseUniform, Uniform
 
-__all__ = ["soundness_counterexamples", "soundness_search"]
+__all__ = ["paper_counterexample", "soundness_counterexamples", "soundness_search"]
 
 
 # ------------------------------------------------------------------------------------------
@@ -173,3 +180,26 @@ def soundness_counterexamples() -> list[dict]:
             if rec["violated"]:
                 out.append(rec)
     return out
+
+
+def paper_counterexample(*, p=0.2, q=0.5, r=1.0, a=2.0, delta=0.1):
+    r"""A prior and a Laplace mechanism for which Eq. (main) with exponent ``a`` is not sound.
+
+    Prior: mass ``p`` at ``t - r`` (inside :math:`X' = [t-r, t+r]`, ``t = 0``), mass ``q`` at
+    ``t + a`` (the paper's :math:`\hat X'_a`), the rest far away at ``t + 1000 a``.  The
+    identity query with Laplace noise at the paper's epsilon is epsilon-DP; for an output
+    ``y`` far below ``t - r`` the exact posterior of :math:`X'` is
+    :math:`p e^{\epsilon(a + r)} / (p e^{\epsilon(a+r)} + q + \dots)`, above ``p + delta``.
+
+    Returns
+    -------
+    dict
+        ``epsilon`` (the paper's), ``posterior`` (exact, at ``y = -50 a``), ``bound`` (p + delta).
+    """
+    eps = float(bound.epsilon_for_advantage(delta=delta, p=p, q=q, a=a))
+    y = -50.0 * a
+    xs = np.array([-r, a, 1000.0 * a])
+    ws = np.array([p, q, 1 - p - q])
+    logw = np.log(ws) - eps * np.abs(y - xs)
+    post = float(np.exp(logw[0] - np.logaddexp.reduce(logw)))
+    return {"epsilon": eps, "posterior": post, "bound": p + delta, "advantage": post - p}
