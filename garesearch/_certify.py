@@ -98,6 +98,7 @@ class Bracket:
     posterior: float = math.nan  # witness posterior (a bound) at hi
     lps: int = 0
     size: dict = field(default_factory=dict)
+    bound: float = math.nan  # certified bound on the worst posterior at lo
 
 
 def crossing(fun, target, upper, lo=0.0, hi=math.inf, scale=1.0, rtol=1e-13):
@@ -136,13 +137,13 @@ def search_bracket(solve, target, upper, rtol, eps0, scale, lps, size, budget=ma
     which its posterior crosses ``target`` (exact for a finite prior once the LP's optimal
     vertex is found, so typically two or three steps suffice)."""
     t_start = time.perf_counter()
-    lo, hi, up, wit_hi = 0.0, math.inf, math.inf, None
+    lo, hi, up, wit_hi, at_lo = 0.0, math.inf, math.inf, None, math.nan
     trial = eps0 if eps0 and eps0 > 0 and math.isfinite(eps0) else 1.0 / scale
     for _ in range(60):
         bound, wit = solve(trial)
         safe = bound <= target if upper else bound >= target
-        if safe:
-            lo = max(lo, trial)
+        if safe and trial > lo:
+            lo, at_lo = trial, bound
         else:
             up = min(up, trial)
         root = crossing(wit.posterior, target, upper, scale=scale)
@@ -160,7 +161,7 @@ def search_bracket(solve, target, upper, rtol, eps0, scale, lps, size, budget=ma
         else:
             trial = math.sqrt(lo * top) if lo > 0 else top / 4
     post = wit_hi.posterior(hi) if wit_hi is not None and math.isfinite(hi) else math.nan
-    return Bracket(lo, hi, wit_hi, post, lps(), size())
+    return Bracket(lo, hi, wit_hi, post, lps(), size(), at_lo)
 
 
 def logsumexp_rows(terms: np.ndarray) -> np.ndarray:

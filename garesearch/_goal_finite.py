@@ -153,7 +153,7 @@ def finite_lp(rec: Records, inside, eps, upper, pairs):
     return bound, s - s.max(), float(obj @ res.x)
 
 
-def finite_side(rec: Records, inside, target, upper, rtol, eps0=None):
+def finite_side(rec: Records, inside, target, upper, rtol, eps0=None, budget=math.inf):
     """Certified bracket of one side for a finite goal (exact LP with cutting planes)."""
     pairs, exact = rec.network()
     lps = 0
@@ -181,4 +181,4 @@ def finite_side(rec: Records, inside, target, upper, rtol, eps0=None):
         return bound, best[0]
 
     return search_bracket(solve, target, upper, rtol, eps0, scale=1.0, lps=lambda: lps,
-                   size=lambda: {"records": rec.n, "pairs": int(pairs.shape[0])})
+                          size=lambda: {"records": rec.n, "pairs": int(pairs.shape[0])}, budget=budget)

@@ -23,6 +23,7 @@ __all__ = ["Axis", "Grid", "GridWitness", "grid_side", "halve_axes", "initial_ax
 
 _GL8 = np.polynomial.legendre.leggauss(8)
 _MARGIN = 1e-9  # relative margin that covers the quadrature error of the cone integrals
+_LOG_RANGE = 55.0  # rows whose coefficients leave [e^-55, e^55] are left out of the LP
 
 
 @dataclass
@@ -130,9 +131,12 @@ def cone_integrals(axes, cells, nodes, eps, kappa, norm1_exact):
     # (i) sum of coordinate distances
     lp = np.zeros(npair)
     lm = np.zeros(npair)
-    for i, ax in enumerate(axes):
-        lp += coord_exp(ax, cells[:, i], z[:, i], eps)
-        lm += coord_exp(ax, cells[:, i], z[:, i], -eps)
+    with np.errstate(invalid="ignore"):  # inf - inf: no bound (nan, replaced below)
+        for i, ax in enumerate(axes):
+            lp += coord_exp(ax, cells[:, i], z[:, i], eps)
+            lm += coord_exp(ax, cells[:, i], z[:, i], -eps)
+    lp = np.where(np.isnan(lp), np.inf, lp)
+    lm = np.where(np.isnan(lm), -np.inf, lm)
     if norm1_exact:
         return lp + _MARGIN, lm - _MARGIN
     lam = eps * kappa
@@ -422,18 +426,23 @@ class Grid:
         up_row = inside_type[pc] if upper else ~inside_type[pc]
         # upper: inside I_q <= c+ v_k ; outside c- v_k <= I_q.  lower: inside c- v_k <= I_q ; outside I_q <= c+ v_k
         le_I = up_row  # rows of the form I_q - c+ v_k <= 0
-        coef = np.where(le_I, lcp, lcm) + lvmax[pn]
-        with np.errstate(over="ignore"):
-            cval = np.exp(np.minimum(coef, 700.0))
+        with np.errstate(invalid="ignore"):
+            coef = np.where(le_I, lcp, lcm) + lvmax[pn]
+        # a row with a huge (upper) or tiny (lower) coefficient bounds next to nothing: leaving it
+        # out keeps the relaxation valid and the LP well scaled
+        keep = np.where(le_I, coef < _LOG_RANGE, coef > -_LOG_RANGE)
+        pc, pn, le_I, coef = pc[keep], pn[keep], le_I[keep], coef[keep]
+        cval = np.exp(coef)
         m = len(pc)
         rows = np.concatenate([np.arange(m), np.arange(m)])
         cols = np.concatenate([nv + pc, pn])
         vals = np.concatenate([np.where(le_I, 1.0, -1.0), np.where(le_I, -cval, cval)])
-        i, j = self.lip[:, 0], self.lip[:, 1]
+        l1 = eps * self.lip_d + lvmax[self.lip[:, 1]] - lvmax[self.lip[:, 0]]
+        l2 = eps * self.lip_d + lvmax[self.lip[:, 0]] - lvmax[self.lip[:, 1]]
+        ok = (l1 < _LOG_RANGE) & (l2 < _LOG_RANGE)
+        i, j, l1, l2 = self.lip[ok, 0], self.lip[ok, 1], l1[ok], l2[ok]
         ml = len(i)
-        with np.errstate(over="ignore"):
-            k1 = np.exp(np.minimum(eps * self.lip_d + lvmax[j] - lvmax[i], 700.0))
-            k2 = np.exp(np.minimum(eps * self.lip_d + lvmax[i] - lvmax[j], 700.0))
+        k1, k2 = np.exp(l1), np.exp(l2)
         rows = np.concatenate([rows, m + np.arange(ml), m + np.arange(ml), m + ml + np.arange(ml), m + ml + np.arange(ml)])
         cols = np.concatenate([cols, i, j, j, i])
         vals = np.concatenate([vals, np.ones(ml), -k1, np.ones(ml), -k2])
@@ -557,7 +566,7 @@ def grid_side(model, tc, target, upper, rtol, budget, eps0, max_nodes, log=None)
     relaxations, refined until ``rtol``, ``budget`` seconds or ``max_nodes`` nodes."""
     t0 = time.perf_counter()
     scale = model_scale(model)
-    lo, hi, wit_hi, lps, size = 0.0, math.inf, None, 0, {}
+    lo, hi, wit_hi, lps, size, at_lo = 0.0, math.inf, None, 0, {}, math.nan
     start = eps0 if eps0 and math.isfinite(eps0) and eps0 > 0 else 1.0 / scale
     if math.isinf(model.norm) and all(p.kind != "ball" for p in model.parts):
         e = start
@@ -582,9 +591,9 @@ def grid_side(model, tc, target, upper, rtol, budget, eps0, max_nodes, log=None)
             bound, wit = grid.solve(trial, upper)
             lps += 1
             safe = bound <= target if upper else bound >= target
-            if safe:
-                lo = max(lo, trial)
-            else:
+            if safe and trial > lo:
+                lo, at_lo = trial, bound
+            elif not safe:
                 up = min(up, trial)
             history.append((trial, bound))
             if wit_hi is None or isinstance(wit_hi, GridWitness):
@@ -621,7 +630,7 @@ def grid_side(model, tc, target, upper, rtol, budget, eps0, max_nodes, log=None)
         if axes is None or math.prod(len(ax.nodes) for ax in axes) > max_nodes:
             break
     post = wit_hi.posterior(hi) if wit_hi is not None and math.isfinite(hi) else math.nan
-    return Bracket(lo, hi, wit_hi, post, lps, size)
+    return Bracket(lo, hi, wit_hi, post, lps, size, at_lo)
 
 
 def halve_axes(axes: list[Axis]) -> list[Axis]:

@@ -407,4 +407,4 @@ def product_bracket(model: GoalModel, tc, target, upper, rtol=1e-4) -> Bracket:
     wit = ProductWitness(model.terms, [sv(e * w)[1] for sv, w in zip(solvers, weights, strict=True)], weights)
     hi = crossing(wit.posterior, target, upper, lo=e / 4, scale=scale, rtol=rtol)
     post = wit.posterior(hi) if math.isfinite(hi) else math.nan
-    return Bracket(lo, hi, wit, post, 0, {})
+    return Bracket(lo, hi, wit, post, 0, {}, bound(lo) if math.isfinite(lo) and lo > 0 else math.nan)

@@ -243,15 +243,22 @@ def spread(prior: Prior) -> float:
 
 def goal_probability(terms, q) -> float:
     r""":math:`P(q)`: probability of the OR of AND-sets when part ``k`` is correct with
-    probability :math:`q_k`, independently (inclusion-exclusion over the AND-sets)."""
+    probability :math:`q_k`, independently: :math:`1 - \prod_j (1 - \prod_{k \in S_j} q_k)` when
+    the AND-sets share no part, else inclusion-exclusion over the AND-sets.  ``q`` may hold
+    arrays (one value per combination)."""
+    if sum(len(term) for term in terms) == len(set().union(*[set(term) for term in terms])):
+        miss = 1.0
+        for term in terms:
+            miss = miss * (1.0 - math.prod(q[k] for k in term))
+        return np.clip(1.0 - miss, 0.0, 1.0) if np.ndim(miss) else min(max(1.0 - miss, 0.0), 1.0)
     if len(terms) > 20:
         raise ParameterError(f"an OR of {len(terms)} sets is too large for inclusion-exclusion (max 20)")
     total = 0.0
     for size in range(1, len(terms) + 1):
         for subset in itertools.combinations(terms, size):
             used = set().union(*[set(term) for term in subset])
-            total += (-1) ** (size + 1) * math.prod(q[k] for k in used)
-    return min(max(total, 0.0), 1.0)
+            total = total + (-1) ** (size + 1) * math.prod(q[k] for k in used)
+    return np.clip(total, 0.0, 1.0) if np.ndim(total) else min(max(total, 0.0), 1.0)
 
 
 def model_scale(model: GoalModel) -> float:

@@ -129,39 +129,58 @@ from ._goal_model import (
     true_coords,
 )
 from ._goal_pyramid import PyramidWitness, best_pyramid
+from .bound import eps_lb, eps_ub
 from .comparison_sets import comparison_set_epsilon
 from .errors import InfeasibleError, ParameterError
 from .goals import check_norm
+from .priors import Categorical
 
 __all__ = ["OptimalGoalResult", "optimal_epsilon", "worst_posterior"]
 
 _SIDES = ("both", "upper")
 _MAX_T = 2_000  # t=None: largest number of true records enumerated
+_MAX_COMBOS = 2_000_000  # t=None under the discrete metric: combinations of distinct masses
+BUDGET = 20.0  # default seconds for one call (every call stays well within 30 s)
 
 
 @dataclass(frozen=True)
 class OptimalGoalResult:
     """What :func:`optimal_epsilon` found (beyond the paper).
 
+    The fields every goal result has (``epsilon``, ``t``, ``p``, ``event``, ``method``,
+    ``binding``, ``epsilon_upper``, ``epsilon_lower``, ``construction``,
+    :meth:`posterior_bound`, :meth:`laplace_scale`), then the certified bracket and the worst
+    mechanism.
+
     Attributes
     ----------
     epsilon : float
         The sound end of the bracket: no :math:`\\epsilon`-DP mechanism moves the posterior of
         the goal by more than ``delta`` (``inf``: no noise is needed).
-    epsilon_lo, epsilon_hi : float
-        The certified bracket of the optimal epsilon (``epsilon_lo == epsilon``); at
-        ``epsilon_hi`` the witness mechanism exceeds ``delta``.
-    rel_width : float
-        ``(epsilon_hi - epsilon_lo) / epsilon_hi`` (0 where both are ``inf``).
     t : dict
         The true values (part label -> value) it holds for (the worst one for ``t=None``).
     p : float
         Prior probability of the goal's set :math:`X'`.
-    binding : str
-        ``"upper"`` or ``"lower"``: the side of Def. 7 that sets ``epsilon``.
+    event : str
+        ``"and"`` (one AND-set, a single part included) or ``"or"``.
     method : str
-        ``"discrete-metric"``, ``"kernel"`` (one attribute), ``"product"`` (``norm=1``),
-        ``"lp"`` (finite priors) or ``"lp-grid"`` (continuous attributes).
+        How the optimum was computed: ``"discrete-metric"`` (closed form), ``"kernel"`` (one
+        attribute), ``"product"`` (``norm=1``), ``"lp"`` (finite priors), ``"lp-grid"``
+        (continuous attributes on refined grids) or ``"product-bound"`` (three or more
+        continuous coordinates: the product bound and a product witness, a wider bracket).
+    binding : str
+        ``"upper"`` or ``"lower"``: the side of Def. 7 that sets ``epsilon`` (``"none"``
+        when no noise is needed).
+    epsilon_upper, epsilon_lower : float
+        The sound end of each side (``inf`` where a side cannot bind or was not asked for).
+    construction : str
+        ``"optimal"``.
+    epsilon_lo, epsilon_hi : float
+        The certified bracket of the optimal epsilon (``epsilon_lo == epsilon``); at
+        ``epsilon_hi`` the witness mechanism exceeds ``delta``.
+    rel_width : float
+        ``(epsilon_hi - epsilon_lo) / epsilon_hi`` (0 where the optimum is exact, or both
+        ends are ``inf``).
     posterior : float
         The witness' posterior of :math:`X'` at ``epsilon_hi`` (a certified lower bound for
         the upper side, upper bound for the lower side): beyond ``p +- delta``.
@@ -170,18 +189,21 @@ class OptimalGoalResult:
         centre, pyramid box, or the LP's records and log-likelihood per unit of epsilon).
     upper, lower : tuple
         ``(lo, hi)`` of each side (``(inf, inf)`` where a side cannot bind).
-    lp : dict
+    details : dict
         Sizes and counts of the computation (records / cells / nodes, LP solves, seconds).
     """
 
     epsilon: float
+    t: dict
+    p: float
+    event: str
+    method: str
+    binding: str
+    epsilon_upper: float
+    epsilon_lower: float
     epsilon_lo: float
     epsilon_hi: float
     rel_width: float
-    t: dict
-    p: float
-    binding: str
-    method: str
     posterior: float
     witness: dict
     delta: float
@@ -189,13 +211,23 @@ class OptimalGoalResult:
     sides: str
     upper: tuple
     lower: tuple
-    lp: dict = field(default_factory=dict, repr=False)
+    construction: str = "optimal"
+    upper_bound_at_lo: float = field(default=math.nan, repr=False)
+    details: dict = field(default_factory=dict, repr=False)
 
     def laplace_scale(self, sensitivity: float = 1.0) -> float:
-        """Scale ``b = sensitivity / epsilon`` of Laplace noise with this epsilon (Sec. 6.1)."""
+        """Scale ``b = sensitivity / epsilon`` of Laplace noise with this epsilon (Sec. 6.1;
+        0 when no noise is needed)."""
         if not (is_real(sensitivity) and math.isfinite(sensitivity) and sensitivity > 0):
             raise ParameterError(f"sensitivity must be a finite number > 0; got {sensitivity!r}")
-        return sensitivity / self.epsilon
+        return 0.0 if math.isinf(self.epsilon) else sensitivity / self.epsilon
+
+    def posterior_bound(self) -> float:
+        """A certified upper bound on the posterior of :math:`X'` that any
+        :math:`\\epsilon`-DP mechanism gives at ``epsilon`` (at most ``p + delta``; 1 where the
+        upper side cannot bind)."""
+        v = self.upper_bound_at_lo
+        return float(min(v, 1.0)) if math.isfinite(v) else 1.0
 
 
 def _check_common(delta, sides, rtol, budget):
@@ -205,8 +237,8 @@ def _check_common(delta, sides, rtol, budget):
         raise ParameterError(f"sides must be one of {_SIDES}; got {sides!r}")
     if rtol is not None and not (is_real(rtol) and 0 < rtol < 1):
         raise ParameterError(f"rtol must be a number in (0, 1); got {rtol!r}")
-    if not (is_real(budget) and budget > 0):
-        raise ParameterError(f"budget must be a number of seconds > 0; got {budget!r}")
+    if not (is_real(budget) and math.isfinite(budget) and budget > 0):
+        raise ParameterError(f"budget must be a finite number of seconds > 0; got {budget!r}")
 
 
 def _witness_info(side: Bracket, method: str) -> dict:
@@ -230,10 +262,32 @@ def _witness_info(side: Bracket, method: str) -> dict:
     return {"kind": type(w).__name__}
 
 
-def _solve_t(model: GoalModel, tv, delta, sides, rtol, budget, max_nodes, at=None):
-    """Both sides at one true record; ``at``: only check whether epsilon ``at`` is certified."""
+def _continuous_coords(model: GoalModel) -> int:
+    return sum(not isinstance(pr, Categorical) for pr in model.priors)
+
+
+def _grid_method(model: GoalModel, tc, max_nodes) -> str:
+    """``"lp-grid"`` where the starting grid is small enough, else ``"product-bound"``
+    (one-coordinate parts only); a ball over three or more coordinates is refused."""
+    if _continuous_coords(model) <= 2:
+        nodes = math.prod(len(ax.nodes) for ax in initial_axes(model, tc))
+        if nodes <= max_nodes:
+            return "lp-grid"
+    if all(part.kind != "ball" for part in model.parts):
+        return "product-bound"
+    raise ParameterError(
+        "goal: the optimal construction's grid covers l_p balls of two coordinates (with at most "
+        "two continuous coordinates in all, and a starting grid of at most max_nodes nodes); "
+        "this goal needs more. Use construction='sound' (the comparison sets), or fewer coordinates")
+
+
+def _solve_t(model: GoalModel, tv, delta, sides, rtol, deadline, max_nodes, at=None):
+    """Both sides at one true record, within the time left until ``deadline``; ``at``: the
+    best epsilon so far (a warm start)."""
     tc = true_codes(model, true_coords(model, tv))
     method = method_of(model)
+    if method == "lp-grid":
+        method = _grid_method(model, tc, max_nodes)
     rec = None
     if method == "lp":  # p from the same records as the LP (ties at the ball's edge included)
         rec = Records(model)
@@ -245,15 +299,15 @@ def _solve_t(model: GoalModel, tv, delta, sides, rtol, budget, max_nodes, at=Non
         targets.append(("lower", p - delta, False))
     out: dict = {"p": p, "method": method, "tc": tc, "sides": {}}
     t0 = time.perf_counter()
-    for name, target, upper in targets:
+    floor = None
+    for k, (name, target, upper) in enumerate(targets):
+        left = max(deadline - time.perf_counter(), 0.05) / (len(targets) - k)
         if (upper and target >= 1) or (not upper and target <= 0) or (upper and p <= 0):
             out["sides"][name] = Bracket(math.inf, math.inf)
             continue
         if method == "discrete-metric":
-            from .bound import eps_lb, eps_ub
-
             e = float(eps_lb(delta=delta, p=p) if upper else eps_ub(delta=delta, p=p))
-            out["sides"][name] = Bracket(e, e, DiscreteWitness(p, upper), target)
+            out["sides"][name] = Bracket(e, e, DiscreteWitness(p, upper), target, bound=target)
         elif method == "kernel":
             part = model.parts[0]
             out["sides"][name] = one_attribute_side(model.priors[0], tc[0], part.r, target, upper,
@@ -262,37 +316,42 @@ def _solve_t(model: GoalModel, tv, delta, sides, rtol, budget, max_nodes, at=Non
             if rec is None:
                 rec = Records(model)
             inside = in_goal_set(model, rec.X, tc)
-            out["sides"][name] = finite_side(rec, inside, target, upper, rtol or 1e-7, eps0=at)
+            out["sides"][name] = finite_side(rec, inside, target, upper, rtol or 1e-7, eps0=at,
+                                             budget=left)
         elif method == "product":
             out["sides"][name] = product_side(model, tc, target, upper, rtol or 1e-6)
         else:
-            f = None
-            if all(p_.kind != "ball" for p_ in model.parts):
-                f = product_bracket(model, tc, target, upper)
-            side = grid_side(model, tc, target, upper, rtol or 0.01,
-                              budget / len(targets), f.lo if f else at, max_nodes)
-            if f is not None and f.lo > side.lo:  # the product bound is sound for every norm
-                side.lo = f.lo
-            if f is not None and f.hi < side.hi:
-                side.hi, side.witness, side.posterior = f.hi, f.witness, f.posterior
-            sound = _sound_construction(model, tv, delta, upper)
+            f = product_bracket(model, tc, target, upper) if all(
+                p_.kind != "ball" for p_ in model.parts) else None
+            if method == "product-bound":
+                side = f
+            else:
+                side = grid_side(model, tc, target, upper, rtol or 0.01, left * 0.8,
+                                 f.lo if f else at, max_nodes)
+                if f is not None and f.lo > side.lo:  # the product bound is sound for every norm
+                    side.lo, side.bound = f.lo, f.bound
+                if f is not None and f.hi < side.hi:
+                    side.hi, side.witness, side.posterior = f.hi, f.witness, f.posterior
+            if floor is None:
+                floor = _sound_construction(model, tv, delta, sides)
+            sound = floor[0 if upper else 1]
             if sound > side.lo:  # never below the comparison-set construction (Theorems 1, 2)
-                side.lo = min(sound, side.hi)
+                side.lo, side.bound = min(sound, side.hi), target
             out["sides"][name] = side
     out["seconds"] = time.perf_counter() - t0
     return out
 
 
-def _sound_construction(model: GoalModel, tv, delta, upper) -> float:
-    """The epsilon of one side by :func:`garesearch.events.epsilon_for_goal`'s sound
-    construction (a sound lower end; 0 where it has none)."""
+def _sound_construction(model: GoalModel, tv, delta, sides) -> tuple[float, float]:
+    """The epsilon of each side by the comparison sets of Theorems 1 and 2
+    (:func:`~garesearch.comparison_sets.comparison_set_epsilon`): sound lower ends (0 where
+    they have none)."""
     try:
         res = comparison_set_epsilon(rebuild_goal(model), delta=delta, t=list(tv), norm=model.norm,
-                               sides="upper" if upper else "both")
+                                     sides=sides)
     except (InfeasibleError, ParameterError):
-        return 0.0
-    e = res.epsilon_upper if upper else res.epsilon_lower
-    return float(e) if e > 0 else 0.0
+        return 0.0, 0.0
+    return tuple(float(e) if e > 0 else 0.0 for e in (res.epsilon_upper, res.epsilon_lower))
 
 
 def _all_t(model: GoalModel) -> list:
@@ -322,11 +381,12 @@ def _bracket(res: dict) -> tuple[float, float, str]:
 
 
 def optimal_epsilon(goal, *, delta: float, t: Any = None, norm: float = math.inf,
-                    sides: str = "both", rtol: float | None = None, budget: float = 60.0,
+                    sides: str = "both", rtol: float | None = None, budget: float = BUDGET,
                     max_nodes: int = 1600) -> OptimalGoalResult:
     r"""The largest epsilon at which no :math:`\epsilon`-DP mechanism lets the posterior of
     ``goal`` move by more than ``delta`` (beyond the paper; compare Theorems 1 and 2, Sec. 4.2,
-    4.3 and :func:`garesearch.events.epsilon_for_goal`, which are sound but not optimal).
+    4.3 and :func:`garesearch.comparison_sets.comparison_set_epsilon`, which are sound but not
+    optimal).  The default construction of :func:`garesearch.events.epsilon_for_goal`.
 
     The worst case over all :math:`\epsilon`-DP mechanisms w.r.t. the records' distance
     :math:`\lVert (d_i)_i \rVert_{norm}` (see the module docstring for the methods): exact for
@@ -343,7 +403,8 @@ def optimal_epsilon(goal, *, delta: float, t: Any = None, norm: float = math.inf
         Bound on the advantage (Def. 7), in (0, 1).
     t : Mapping or sequence, optional
         True values, by part name or in order of appearance.  ``None``: the worst over every
-        true record (finite priors only, at most 2,000 records).
+        true record (finite priors only: at most 2,000 records, or under the discrete metric
+        every combination of distinct prior masses, at most 2,000,000).
     norm : float
         The records' distance is the :math:`\ell_{norm}` norm of the parts' distances, in
         [1, inf] (default inf).
@@ -353,10 +414,18 @@ def optimal_epsilon(goal, *, delta: float, t: Any = None, norm: float = math.inf
         Target relative width of the bracket (default 1e-6 for kernels and products, 1e-7 for
         the finite LP, 0.01 for continuous attributes on grids).
     budget : float
-        Seconds allowed for refining a grid (continuous attributes); the width reached is
-        reported when the target is not met.
+        Seconds allowed for the whole call (default 20; it ends within about that time on a
+        two-core machine).  Continuous attributes refine their grids until ``rtol`` or the
+        budget is reached and report the width reached (``rel_width``); a request that cannot
+        fit (``t=None`` over more true records than the budget allows) is refused up front.
+        Typical costs: closed forms and products under 0.1 s, one attribute 0.1-2 s, a finite
+        LP 0.01-2 s per true record, continuous attributes on grids the whole budget unless
+        ``rtol`` is met first.
     max_nodes : int
-        Largest number of grid nodes (continuous attributes).
+        Largest number of grid nodes (continuous attributes).  With three or more continuous
+        coordinates, or a starting grid above ``max_nodes``, the bracket comes from the
+        product bound and a product witness (``method="product-bound"``, one-coordinate
+        parts; wider), and an :math:`\ell_p` ball is refused.
 
     Returns
     -------
@@ -394,24 +463,34 @@ def optimal_epsilon(goal, *, delta: float, t: Any = None, norm: float = math.inf
     """
     _check_common(delta, sides, rtol, budget)
     norm = check_norm(norm)
-    if not (isinstance(max_nodes, (int, np.integer)) and max_nodes >= 16):
+    if isinstance(max_nodes, bool) or not (isinstance(max_nodes, (int, np.integer)) and max_nodes >= 16):
         raise ParameterError(f"max_nodes must be an integer >= 16; got {max_nodes!r}")
     model = build_model(goal, norm)
     t0 = time.perf_counter()
-    if t is not None:
-        tvs = [resolve_true_values(model, t)]
-    else:
-        tvs = _all_t(model)
+    deadline = t0 + float(budget)
+    event = "and" if len(model.terms) == 1 else "or"
+    if t is None and method_of(model) == "discrete-metric":
+        return _discrete_worst(model, float(delta), sides, event, t0)
+    tvs = [resolve_true_values(model, t)] if t is not None else _all_t(model)
     best = None
     checked = 0
-    for tv in tvs:
+    for k, tv in enumerate(tvs):
         # warm start at the best epsilon so far: a record certified there is not the worst
         at = best[1][0] if best is not None and math.isfinite(best[1][0]) else None
-        res = _solve_t(model, tv, delta, sides, rtol, budget, max_nodes, at=at)
+        left = deadline - time.perf_counter()
+        res = _solve_t(model, tv, delta, sides, rtol, time.perf_counter() + left / (len(tvs) - k), max_nodes,
+                       at=at)
         checked += 1
         lo, hi, side = _bracket(res)
         if best is None or lo < best[1][0]:
             best = (tv, (lo, hi, side), res)
+        if k == 0 and len(tvs) > 1:
+            spent = time.perf_counter() - t0
+            if spent * (len(tvs) - 1) / 2 > deadline - time.perf_counter():
+                raise ParameterError(
+                    f"t=None enumerates {len(tvs)} true records; the first took {spent:.2g} s, so "
+                    f"all of them would take far longer than budget={budget:g} s. Pass t, a larger "
+                    "budget, or construction='sound'")
     tv, (lo, hi, binding), res = best
     if not lo > 0:
         raise InfeasibleError(
@@ -423,13 +502,55 @@ def optimal_epsilon(goal, *, delta: float, t: Any = None, norm: float = math.inf
     dn = res["sides"].get("lower", Bracket(math.inf, math.inf))
     width = 0.0 if math.isinf(hi) else (hi - lo) / hi
     labels = dict(zip(model.labels, tv, strict=True))
-    lp = {"seconds": time.perf_counter() - t0, "true_records": checked,
-          "upper": {"lps": up.lps, **up.size}, "lower": {"lps": dn.lps, **dn.size}}
-    return OptimalGoalResult(epsilon=lo, epsilon_lo=lo, epsilon_hi=hi, rel_width=width, t=labels,
-                             p=res["p"], binding=binding, method=res["method"],
-                             posterior=side.posterior, witness=_witness_info(side, res["method"]),
-                             delta=float(delta), norm=norm, sides=sides, upper=(up.lo, up.hi),
-                             lower=(dn.lo, dn.hi), lp=lp)
+    details = {"seconds": time.perf_counter() - t0, "true_records": checked,
+               "upper": {"lps": up.lps, **up.size}, "lower": {"lps": dn.lps, **dn.size}}
+    return OptimalGoalResult(
+        epsilon=lo, t=labels, p=res["p"], event=event, method=res["method"],
+        binding=binding if math.isfinite(lo) else "none", epsilon_upper=up.lo, epsilon_lower=dn.lo,
+        epsilon_lo=lo, epsilon_hi=hi, rel_width=width, posterior=side.posterior,
+        witness=_witness_info(side, res["method"]), delta=float(delta), norm=norm, sides=sides,
+        upper=(up.lo, up.hi), lower=(dn.lo, dn.hi), upper_bound_at_lo=up.bound, details=details)
+
+
+def _discrete_worst(model: GoalModel, delta: float, sides: str, event: str, t0: float) -> OptimalGoalResult:
+    r"""``t=None`` under the discrete metric: the closed forms of Sec. 3.2 depend on ``t`` only
+    through the parts' prior masses, so every combination of distinct masses is evaluated at
+    once (:math:`P(q)` vectorised over the combinations)."""
+    reps, masses = [], []
+    for part in model.parts:
+        prior = model.priors[part.coords[0]]
+        probs = np.asarray(prior.probs, float)
+        uniq, first = np.unique(probs, return_index=True)
+        masses.append(uniq)
+        reps.append([prior.values[i] for i in first])
+    n = math.prod(len(m) for m in masses)
+    if n > _MAX_COMBOS:
+        raise ParameterError(
+            f"t=None would evaluate {n} combinations of distinct prior masses (max {_MAX_COMBOS}); pass t")
+    grids = np.meshgrid(*masses, indexing="ij")
+    q = [g.ravel() for g in grids]
+    p = np.clip(goal_probability(model.terms, q), 0.0, 1.0)
+    with np.errstate(all="ignore"):
+        up = np.where((p + delta < 1) & (p > 0), np.asarray(eps_lb(delta=delta, p=np.clip(p, 1e-300, 1 - delta - 1e-300)), float), np.inf)
+        dn = np.full(p.shape, np.inf)
+        if sides == "both":
+            dn = np.where(p > delta, np.asarray(eps_ub(delta=delta, p=np.clip(p, delta + 1e-300, 1 - 1e-300)), float), np.inf)
+    eps = np.minimum(up, dn)
+    k = int(np.argmin(eps))
+    idx = np.unravel_index(k, grids[0].shape)
+    tv = [reps[j][idx[j]] for j in range(len(model.parts))]
+    lo, e_up, e_dn, pk = float(eps[k]), float(up[k]), float(dn[k]), float(p[k])
+    binding = "none" if math.isinf(lo) else ("upper" if e_up <= e_dn else "lower")
+    wit = DiscreteWitness(pk, binding != "lower")
+    side = Bracket(lo, lo, wit, wit.posterior(lo) if math.isfinite(lo) else math.nan)
+    return OptimalGoalResult(
+        epsilon=lo, t=dict(zip(model.labels, tv, strict=True)), p=pk, event=event,
+        method="discrete-metric", binding=binding, epsilon_upper=e_up, epsilon_lower=e_dn,
+        epsilon_lo=lo, epsilon_hi=lo, rel_width=0.0, posterior=side.posterior,
+        witness=_witness_info(side, "discrete-metric"), delta=delta, norm=model.norm, sides=sides,
+        upper=(e_up, e_up), lower=(e_dn, e_dn),
+        upper_bound_at_lo=pk + delta if math.isfinite(e_up) else math.nan,
+        details={"seconds": time.perf_counter() - t0, "true_records": n})
 
 
 def worst_posterior(goal, *, epsilon: float, t: Any, norm: float = math.inf, side: str = "upper",
