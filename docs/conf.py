@@ -79,6 +79,8 @@ html_show_sourcelink = False
 # generated pages
 # ------------------------------------------------------------------------------------------
 _SKIP_MODULES = {"__main__"}
+#: old paths kept for compatibility (they warn); documented at their new place
+_DEPRECATED_MODULES = {"garesearch.derivations.lambertw", "garesearch.derivations.radius"}
 
 
 def public_modules() -> list[str]:
@@ -87,6 +89,8 @@ def public_modules() -> list[str]:
     for info in pkgutil.walk_packages(garesearch.__path__, prefix="garesearch."):
         parts = info.name.split(".")[1:]
         if any(p.startswith("_") for p in parts) or parts[-1] in _SKIP_MODULES:
+            continue
+        if info.name in _DEPRECATED_MODULES:
             continue
         found.append(info.name)
     return sorted(found)

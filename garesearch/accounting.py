@@ -344,29 +344,57 @@ def privacy_profile(mechanism, *, scale: float, distance: float = 1.0, releases:
                               _delta=lambda e: np.where(e < total, -np.expm1(np.asarray(e) - total)
                                                         / (1 + math.exp(-total)), 0.0),
                               _tradeoff=lambda a: pure_dp_tradeoff(a, epsilon=total))
-    pld_mod = _need_dp_accounting(f"the privacy profile of {k} {noise.name} release(s)")
-    kw = dict(value_discretization_interval=float(discretization), sampling_prob=q)
-    if noise.name == "laplace":
-        pld = pld_mod.from_laplace_mechanism(s, sensitivity=d, **kw)
-    elif noise.name == "gaussian":
-        pld = pld_mod.from_gaussian_mechanism(s, sensitivity=d, **kw)
-    elif noise.name == "discrete_laplace":
-        pld = pld_mod.from_discrete_laplace_mechanism(1.0 / s, sensitivity=round(d), **kw)
-    else:
-        pld = pld_mod.from_discrete_gaussian_mechanism(s, sensitivity=round(d), **kw)
-    if k > 1:
-        pld = pld.self_compose(k)
+    if not (isinstance(discretization, (int, float, np.integer, np.floating)) and 1e-6 <= discretization <= 0.1):
+        raise ParameterError(f"discretization must lie in [1e-6, 0.1]; got {discretization!r}")
+    pld = _pld(noise.name, s, d, k, q, float(discretization))
     total = k * eps1 if q == 1.0 else (
         k * math.log1p(q * math.expm1(eps1)) if math.isfinite(eps1) else math.inf)
 
     def delta(e, pld=pld):
         e = np.minimum(np.asarray(e, dtype=float), 700.0)  # e^epsilon stays finite
+        flat = e.ravel()
         with np.errstate(over="ignore", invalid="ignore"):
-            out = np.asarray(pld.get_delta_for_epsilon(e.ravel().tolist()), dtype=float).reshape(e.shape)
-        return np.clip(out, 0.0, 1.0)
+            if flat.size <= 64:  # dp_accounting's scalar path is vectorised over the losses
+                out = np.array([pld.get_delta_for_epsilon(float(v)) for v in flat], dtype=float)
+            else:  # its list path walks the losses once for all (sorted) epsilons
+                order = np.argsort(flat)
+                out = np.empty_like(flat)
+                out[order] = np.asarray(pld.get_delta_for_epsilon(flat[order].tolist()), dtype=float)
+        return np.clip(out.reshape(e.shape), 0.0, 1.0)
 
     return PrivacyProfile(**base, source="dp_accounting (PLD)", epsilon=total, mu=None, rho=None, _delta=delta,
                           _epsilon_for=pld.get_epsilon_for_delta)
+
+
+_PLD_CACHE: dict[tuple, object] = {}
+_PLD_CACHE_SIZE = 16
+
+
+def _pld(name: str, s: float, d: float, k: int, q: float, discretization: float):
+    """dp_accounting's privacy loss distribution of ``k`` releases, kept for the last few requests.
+
+    A calibration evaluates the same scale more than once (the search, then the result's own
+    numbers); building and composing the distribution is the expensive step.
+    """
+    key = (name, s, d, k, q, discretization)
+    if key in _PLD_CACHE:
+        return _PLD_CACHE[key]
+    pld_mod = _need_dp_accounting(f"the privacy profile of {k} {name} release(s)")
+    kw = dict(value_discretization_interval=discretization, sampling_prob=q)
+    if name == "laplace":
+        pld = pld_mod.from_laplace_mechanism(s, sensitivity=d, **kw)
+    elif name == "gaussian":
+        pld = pld_mod.from_gaussian_mechanism(s, sensitivity=d, **kw)
+    elif name == "discrete_laplace":
+        pld = pld_mod.from_discrete_laplace_mechanism(1.0 / s, sensitivity=round(d), **kw)
+    else:
+        pld = pld_mod.from_discrete_gaussian_mechanism(s, sensitivity=round(d), **kw)
+    if k > 1:
+        pld = pld.self_compose(k)
+    if len(_PLD_CACHE) >= _PLD_CACHE_SIZE:
+        _PLD_CACHE.pop(next(iter(_PLD_CACHE)))
+    _PLD_CACHE[key] = pld
+    return pld
 
 
 def plot_tradeoff(profiles, ax=None, *, labels=None, n: int = 401):

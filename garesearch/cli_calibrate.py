@@ -12,6 +12,8 @@ Example::
 
     python -m garesearch calibrate --prior normal:2000,235.7 --r 100 --delta 0.1 \
         --mechanism gaussian --reading tail --beta 1e-6
+    python -m garesearch calibrate --prior categorical:0=0.8,1=0.2 --r 0 --delta 0.05 \
+        --mechanism gaussian --reading average --releases 100 --sampling-prob 0.01
 """
 
 from __future__ import annotations
@@ -49,14 +51,44 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--reading", default="worst", choices=READINGS)
     p.add_argument("--beta", type=float, default=None, help="tail reading: largest acceptable probability")
     p.add_argument("--releases", type=int, default=1, help="independent releases of the attribute (>= 1)")
+    p.add_argument("--sampling-prob", type=float, default=1.0,
+                   help="Poisson subsampling probability of each release, in (0, 1] (DP-SGD style, gaussian "
+                        "noise, a binary secret with a value 0)")
     p.add_argument("--sides", default="both", choices=("both", "upper", "lower"))
     p.add_argument("--dp-delta", type=float, default=1e-6, help="report epsilon of (epsilon, dp_delta)-DP here")
+    p.add_argument("--kazan-reiter", metavar="P,Q", default=None,
+                   help="also report Kazan and Reiter's posterior-to-prior ratio at the calibrated scale for "
+                        "priors P (of inclusion) and Q (of the sensitive values), exceeded with probability "
+                        "at most --kr-beta")
+    p.add_argument("--kr-beta", type=float, default=None,
+                   help="probability allowed above the Kazan-Reiter ratio (default 0 for pure epsilon-DP "
+                        "noise, else --dp-delta)")
     p.add_argument("--json", action="store_true", help="print JSON")
     return p
 
 
 def _num(x):
     return None if x is None or (isinstance(x, float) and not math.isfinite(x)) else x
+
+
+def _kazan_reiter(res, args) -> dict:
+    """Kazan and Reiter's ratio at the calibrated scale (unit distance, all releases)."""
+    from .risk_profile import kazan_reiter_profile
+
+    try:
+        p, q = (float(v) for v in args.kazan_reiter.split(","))
+    except ValueError:
+        raise ParameterError(f"--kazan-reiter must be P,Q (two numbers); got {args.kazan_reiter!r}") from None
+    if math.isfinite(res.epsilon):
+        beta = 0.0 if args.kr_beta is None else args.kr_beta
+        ratio = kazan_reiter_profile(p=p, q=q, beta=beta, epsilon=res.epsilon)
+    else:
+        beta = args.dp_delta if args.kr_beta is None else args.kr_beta
+        if res.mu is not None:
+            ratio = kazan_reiter_profile(p=p, q=q, beta=beta, mu=res.mu)
+        else:
+            ratio = kazan_reiter_profile(p=p, q=q, beta=beta, tradeoff=res.privacy_profile().tradeoff)
+    return {"p": p, "q": q, "beta": beta, "ratio": float(ratio)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -68,11 +100,13 @@ def main(argv: list[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         prior = parse_prior(args.prior)
         res = calibrate(prior, args.mechanism, r=args.r, delta=args.delta, reading=args.reading,
-                        beta=args.beta, releases=args.releases, sides=args.sides)
+                        beta=args.beta, releases=args.releases, sides=args.sides,
+                        sampling_prob=args.sampling_prob)
         try:
             dp_eps = res.dp_epsilon(args.dp_delta)
         except ParameterError:  # no accountant installed for this mechanism
             dp_eps = None
+        kr = _kazan_reiter(res, args) if args.kazan_reiter is not None else None
     except (_UsageError, ParameterError) as exc:
         print(f"garesearch calibrate: error: {exc}", file=sys.stderr)
         return 2
@@ -80,15 +114,20 @@ def main(argv: list[str] | None = None) -> int:
         print(f"garesearch calibrate: infeasible: {exc}", file=sys.stderr)
         return 1
     out = {"mechanism": res.mechanism, "reading": res.reading, "scale": res.scale, "value": res.value,
-           "delta": res.delta, "beta": res.beta, "releases": res.releases, "r": res.r, "t": res.t,
+           "delta": res.delta, "beta": res.beta, "releases": res.releases,
+           "sampling_prob": res.sampling_prob, "r": res.r, "t": res.t,
            "epsilon": _num(res.epsilon), "mu": res.mu, "rho": res.rho, "dp_delta": args.dp_delta,
            "dp_epsilon": _num(dp_eps), "method": res.method}
+    if kr is not None:
+        out["kazan_reiter"] = kr
     if args.json:
         print(json.dumps(out, indent=2))
         return 0
     label = {"worst": "worst-case advantage", "tail": "beta (tail probability)", "average": "average advantage"}
-    rows = [("mechanism", res.mechanism), ("reading", res.reading), ("releases", res.releases),
-            ("noise scale per unit", f"{res.scale:.6g}"), (label[res.reading], f"{res.value:.6g}")]
+    rows = [("mechanism", res.mechanism), ("reading", res.reading), ("releases", res.releases)]
+    if res.sampling_prob < 1:
+        rows.append(("sampling probability", f"{res.sampling_prob:g}"))
+    rows += [("noise scale per unit", f"{res.scale:.6g}"), (label[res.reading], f"{res.value:.6g}")]
     if res.t is not None:
         rows.append(("worst true value t", f"{res.t:.6g}"))
     rows.append(("pure epsilon (all releases)", "none (not epsilon-DP)" if not math.isfinite(res.epsilon)
@@ -97,6 +136,9 @@ def main(argv: list[str] | None = None) -> int:
         rows += [("mu-GDP", f"{res.mu:.6g}"), ("rho-zCDP", f"{res.rho:.6g}")]
     if dp_eps is not None:
         rows.append((f"epsilon at dp_delta={args.dp_delta:g}", f"{dp_eps:.6g}"))
+    if kr is not None:
+        rows.append((f"Kazan-Reiter ratio (p={kr['p']:g}, q={kr['q']:g}, beta={kr['beta']:g})",
+                     f"{kr['ratio']:.6g}"))
     rows.append(("method", res.method))
     width = max(len(k) for k, _ in rows)
     print("\n".join(f"{k:<{width}}  {v}" for k, v in rows))

@@ -70,7 +70,7 @@ from . import bound
 from .errors import InfeasibleError, ParameterError
 from .priors import Categorical, Continuous, Normal, Prior
 
-__all__ = ["OptimalResult", "epsilon_optimal", "posterior_extremes"]
+__all__ = ["OptimalResult", "epsilon_optimal", "posterior_extremes", "worst_posterior_lp"]
 
 _SIDES = ("both", "upper", "lower")
 _S_GRID = np.linspace(0.0, 1.0, 17)  # kernel centres across [l, h], before refinement
@@ -80,36 +80,32 @@ _MAX_PAIRS = 4_000_000  # (t, c) pairs of a finite prior evaluated at once
 # ------------------------------------------------------------------------------------------
 # Kernel posteriors
 # ------------------------------------------------------------------------------------------
-def _kernel_posterior(prior, k, lo, hi, c, lt_l, rt_h, strict):
-    r"""Posterior of :math:`[lo, hi]` under the kernel :math:`e^{-k|x - c|}`.
-
-    ``lt_l`` and ``rt_h`` are :math:`\mathrm{LT}_k(lo^-)` and :math:`\mathrm{RT}_{-k}(hi^+)`
-    (one per row); ``c`` has one row per ``(lo, hi)``.
+def _kernel_posterior(k, d, width, lt_l, rt_h, log_all):
+    r"""Posterior of the ball :math:`[lo, hi]` under the kernel :math:`e^{-k|x - c|}`,
+    :math:`c = lo + d`, :math:`hi = lo + \text{width}`, from the tilted tails
+    ``lt_l`` :math:`= \mathrm{LT}_k(lo^-)`, ``rt_h`` :math:`= \mathrm{RT}_{-k}(hi^+)` and
+    ``log_all`` :math:`= \log(e^{\mathrm{LT}_k(c)} + e^{\mathrm{RT}_{-k}(c^+)})` (module
+    docstring): one minus the weight outside over the total, term by term (each term at most
+    1, so nothing overflows) and with offsets inside the ball (no digits lost to :math:`|c|`).
+    A divergent outside weight (the inverted kernel over a heavy tail) gives 0: the truncated
+    kernels drive the posterior there.
     """
-    cp = np.nextafter(c, np.inf) if strict else c
-    with np.errstate(invalid="ignore", over="ignore"):
-        log_out = np.logaddexp(-k * (c - lo) + lt_l, -k * (hi - c) + rt_h)
-        log_all = np.logaddexp(prior.log_tilted_tail(k, c, "left"), prior.log_tilted_tail(-k, cp, "right"))
-        ratio = log_out - log_all
-    post = -np.expm1(np.minimum(ratio, 0.0))
-    # a divergent outside weight (heavy tails, inverted kernel): the truncated kernels drive
-    # the posterior to 0
-    return np.where(np.isposinf(log_out), 0.0, np.where(np.isnan(post), 0.0, post))
+    with np.errstate(invalid="ignore", over="ignore", under="ignore"):
+        ratio = np.exp(lt_l - log_all - k * d) + np.exp(rt_h - log_all - k * (width - d))
+    post = 1.0 - np.minimum(ratio, 1.0)
+    return np.where(np.isnan(post), 0.0, post)
 
 
-def _edge_tails(prior, k, lo, hi, strict):
-    lm = np.nextafter(lo, -np.inf) if strict else lo
-    hp = np.nextafter(hi, np.inf) if strict else hi
-    return prior.log_tilted_tail(k, lm, "left"), prior.log_tilted_tail(-k, hp, "right")
-
-
-def _posteriors(prior, eps, lo, hi, c, strict, side):
+def _posteriors(prior, eps, lo, hi, c, side):
     """Upper (Laplace kernel) or lower (inverted kernel) posterior of ``[lo, hi]`` at centres
-    ``c`` (array ``(n, m)``; ``l``, ``h`` of shape ``(n,)``)."""
+    ``c`` (array ``(n, m)``; ``lo``, ``hi`` of shape ``(n,)``) for a prior with a density."""
     k = eps if side == "upper" else -eps
-    lt_l, rt_h = _edge_tails(prior, k, lo, hi, strict)
     col = (lambda v: np.asarray(v)[:, None])  # noqa: E731
-    return _kernel_posterior(prior, k, col(lo), col(hi), c, col(lt_l), col(rt_h), strict)
+    with np.errstate(invalid="ignore", over="ignore"):
+        lt_l = prior.log_tilted_tail(k, lo, "left")
+        rt_h = prior.log_tilted_tail(-k, hi, "right")
+        log_all = np.logaddexp(prior.log_tilted_tail(k, c, "left"), prior.log_tilted_tail(-k, c, "right"))
+    return _kernel_posterior(k, c - col(lo), col(hi - lo), col(lt_l), col(rt_h), log_all)
 
 
 def _advantage(post, p, side, delta):
@@ -128,8 +124,6 @@ def _advantage(post, p, side, delta):
 # ------------------------------------------------------------------------------------------
 class _Finite:
     """A numeric finite prior: true values and kernel centres are atoms."""
-
-    strict = True
 
     def __init__(self, prior: Categorical, r: float, delta: float):
         self.prior, self.r, self.delta = prior, r, delta
@@ -151,10 +145,6 @@ class _Finite:
             return None
         i0, i1 = inside[0], inside[-1]
         return float(x[i0]), float(x[i1]), float(min(max(self.cum[i1 + 1] - self.cum[i0], 0.0), 1.0))
-
-    def centres_at(self, t):
-        x = self.x
-        return x[np.abs(x - t) <= self.r]
 
     def _windows(self, ts):
         """Indices of the first and last atom of each ball (atoms of ``ts``, or all)."""
@@ -208,15 +198,8 @@ class _Finite:
             cj = lo_i[block][:, None] + np.arange(width)
             valid = cj <= hi_i[block][:, None]
             cj = np.minimum(cj, hi_i[block][:, None])
-            # the weight outside the ball over the kernel's total, term by term (each term at
-            # most 1: no overflow), with offsets inside the ball (no digits lost to |x|)
-            d = x[cj] - lo_x[block][:, None]
-            la = log_all[cj]
-            with np.errstate(invalid="ignore", over="ignore", under="ignore"):
-                ratio = np.exp(lt_l[block][:, None] - la - k * d)
-                ratio += np.exp(rt_h[block][:, None] - la - k * ((hi_x - lo_x)[block][:, None] - d))
-            post = 1.0 - np.minimum(ratio, 1.0)
-            post = np.where(np.isnan(post), 0.0, post)
+            post = _kernel_posterior(k, x[cj] - lo_x[block][:, None], (hi_x - lo_x)[block][:, None],
+                                     lt_l[block][:, None], rt_h[block][:, None], log_all[cj])
             adv = np.where(valid, _advantage(post, p[block][:, None], side, self.delta), -np.inf)
             j = np.argmax(adv, axis=1)
             out_adv[block] = adv[np.arange(block.size), j]
@@ -236,12 +219,6 @@ class _Finite:
     def limit(self, eps, side):
         return -math.inf, None
 
-    def value(self, eps, side, t, c):
-        """Advantage at one true value ``t`` and kernel centre ``c`` (atoms)."""
-        lo, hi, p = self.ball(t)
-        post = _posteriors(self.prior, eps, np.array([lo]), np.array([hi]), np.array([[c]]), True, side)
-        return float(_advantage(post, p, side, self.delta)[0, 0])
-
     def spread(self):
         gaps = np.diff(self.x)
         return float(np.min(gaps)) if gaps.size else 1.0, float(self.x[-1] - self.x[0]) if self.x.size > 1 else 1.0
@@ -250,8 +227,6 @@ class _Finite:
 class _Continuous:
     """A prior with a density: a grid of true values covering the far tails, kernel centres
     on a grid across each ball, then refinement of the best (t, c)."""
-
-    strict = False
 
     def __init__(self, prior: Prior, r: float, delta: float):
         self.prior, self.r, self.delta = prior, r, delta
@@ -270,7 +245,7 @@ class _Continuous:
         hi = np.minimum(t + self.r, self.high)
         p = np.asarray(self.prior.mass(lo, hi), dtype=float)
         c = lo[:, None] + (hi - lo)[:, None] * s
-        post = _posteriors(self.prior, eps, lo, hi, c, False, side)
+        post = _posteriors(self.prior, eps, lo, hi, c, side)
         return _advantage(post, p[:, None], side, self.delta)
 
     def grid(self, eps, side, ts):
@@ -364,10 +339,6 @@ class _Continuous:
             if val > best[0]:
                 best = (val, cand[0], self.centre(cand[0], cand[1]))
         return best
-
-    def value(self, eps, side, t, s):
-        """Advantage at one true value ``t`` and relative kernel centre ``s``."""
-        return float(self._eval(eps, side, np.array([t]), np.array([[s]]))[0, 0])
 
     def centre(self, t, s):
         lo, hi = max(t - self.r, self.low), min(t + self.r, self.high)
@@ -518,17 +489,6 @@ def _bracket_near(g, x, step=1e-6):
     while g(hi) <= 0:
         lo, hi, d = hi, hi + 8 * d, 8 * d
     return lo, hi
-
-
-def _root(g, lo, hi, rtol=1e-12):
-    """Largest log-epsilon in ``[lo, hi]`` with ``g <= 0`` (``g`` non-decreasing), to
-    ``rtol``."""
-    from scipy.optimize import brentq
-
-    x = brentq(g, lo, hi, xtol=rtol, rtol=rtol, maxiter=300)
-    while g(x) > 0:  # keep the sound end
-        x = math.nextafter(x, -math.inf) - rtol * max(abs(x), 1.0)
-    return x
 
 
 def _secant(g, x, lo=-math.inf, hi=math.inf, rtol=1e-15, sound=True, reach=1e-6):
@@ -718,7 +678,7 @@ def posterior_extremes(prior: Prior, *, t: float, r: float, epsilon: float) -> d
     >>> from garesearch.priors import Normal
     >>> ext = posterior_extremes(Normal(0, 1), t=0.0, r=0.5, epsilon=1.0)
     >>> round(ext["upper"], 4), round(ext["upper_centre"], 4), round(ext["p"], 4)
-    (0.5218, 0.0, 0.3829)
+    (0.5789, 0.0, 0.3829)
     """
     _check(prior, r, 0.5, "both")
     if isinstance(prior, Categorical) and prior.metric == "discrete":
@@ -730,8 +690,8 @@ def posterior_extremes(prior: Prior, *, t: float, r: float, epsilon: float) -> d
         raise ParameterError(f"epsilon must be a finite number > 0; got {epsilon!r}")
     pb = _problem(prior, r, 0.0)
     ball = pb.ball(float(t))
-    if ball is None:
-        raise InfeasibleError(f"the ball of radius r={r} around t={t} holds no prior mass")
+    if ball is None:  # no mass within r of t: its posterior is 0 whatever the output
+        return dict(p=0.0, upper=0.0, upper_centre=None, lower=0.0, lower_centre=None)
     out = {"p": ball[2]}
     for side in ("upper", "lower"):
         val, _, c = pb.scan(float(epsilon), side, np.array([float(t)]))
@@ -807,10 +767,13 @@ def epsilon_optimal(
         low, high = prior.support
         if not low <= t <= high:
             raise ParameterError(f"t must lie in the prior's support [{low}, {high}]; got {t}")
-        if isinstance(prior, Categorical) and not np.any(prior._x == float(t)):
-            raise ParameterError(f"t={t!r} is not a value of this prior; values: {prior.values}")
         if pb.ball(float(t)) is None:
-            raise InfeasibleError(f"the ball of radius r={r} around t={t} holds no prior mass")
+            # no value within r of t: no guess can be right, whatever the mechanism
+            return OptimalResult(
+                epsilon=math.inf, t=float(t), r=r, delta=delta, p=0.0, binding="none",
+                epsilon_upper=math.inf, epsilon_lower=math.inf, centre=None, posterior=None,
+                sides=sides, prior=prior,
+            )
         ts = np.array([float(t)])
     found = {}
     for side in ("upper", "lower"):
@@ -853,3 +816,72 @@ def epsilon_optimal(
         epsilon=eps, t=tw, r=r, delta=delta, p=p, binding=binding, epsilon_upper=e_up,
         epsilon_lower=e_low, centre=cw, posterior=post, sides=sides, far_tail=far, prior=prior,
     )
+
+
+def worst_posterior_lp(values, probs, *, t: float, r: float, epsilon: float, side: str = "upper"):
+    r"""The worst posterior of :math:`\mathcal B(t, r)` over every epsilon-DP mechanism on a
+    finite prior on the real line, as the linear program of its definition (Def. 7; beyond the
+    paper): a direct route to what :func:`posterior_extremes` gets from the kernels, for
+    teaching and checking.
+
+    Maximise (``side="upper"``) or minimise (``"lower"``) :math:`\sum_{X'} p_i v_i` subject to
+    :math:`\sum_i p_i v_i = 1`, :math:`v \ge 0` and :math:`v_i \le e^{\epsilon |x_i - x_j|}
+    v_j` (the Charnes-Cooper form of the posterior's supremum over likelihoods; on the line the
+    constraints between neighbours imply the others), solved with HiGHS
+    (``scipy.optimize.linprog``) in variables scaled by the kernel centred at ``t``.
+
+    Returns
+    -------
+    dict
+        ``posterior`` and ``log_likelihood`` (the optimal :math:`\log v`, up to a constant),
+        ``values`` (sorted) and ``inside`` (the ball's mask).  Accurate to about 1e-9.
+
+    Examples
+    --------
+    >>> from garesearch.priors import Categorical
+    >>> out = worst_posterior_lp([0, 1, 2, 3], [0.1, 0.4, 0.3, 0.2], t=1, r=0, epsilon=1.0)
+    >>> prior = Categorical({0: 0.1, 1: 0.4, 2: 0.3, 3: 0.2})
+    >>> kernel = posterior_extremes(prior, t=1, r=0, epsilon=1.0)["upper"]
+    >>> abs(out["posterior"] - kernel) < 1e-9
+    True
+    """
+    from scipy.optimize import linprog
+    from scipy.sparse import coo_matrix
+
+    if side not in ("upper", "lower"):
+        raise ParameterError(f"side must be 'upper' or 'lower'; got {side!r}")
+    x = np.asarray(values, dtype=float)
+    w = np.asarray(probs, dtype=float)
+    if x.ndim != 1 or x.shape != w.shape or x.size < 2 or not np.all(np.isfinite(x)):
+        raise ParameterError("values and probs must be 1-d arrays of the same length (at least 2), finite")
+    if np.any(w < 0) or not abs(w.sum() - 1) < 1e-9:
+        raise ParameterError("probs must be >= 0 and sum to 1")
+    if not (isinstance(epsilon, (int, float, np.integer, np.floating)) and 0 < epsilon < math.inf):
+        raise ParameterError(f"epsilon must be a finite number > 0; got {epsilon!r}")
+    order = np.argsort(x)
+    x, w = x[order], w[order]
+    inside = np.abs(x - t) <= r
+    n = x.size
+    # v_i = s_i u_i with s_i = e^{-eps |x_i - t|} (upper) or e^{+eps |x_i - t|} (lower)
+    sign = -1.0 if side == "upper" else 1.0
+    logs = sign * epsilon * np.abs(x - t)
+    logs -= logs.max()
+    sc = np.exp(logs)
+    gap = np.diff(x)
+    i = np.arange(n - 1)
+    # s_i u_i - e^{eps gap} s_{i+1} u_{i+1} <= 0 and the mirror
+    rows = np.concatenate([2 * i, 2 * i, 2 * i + 1, 2 * i + 1])
+    cols = np.concatenate([i, i + 1, i + 1, i])
+    vals = np.concatenate([sc[:-1], -np.exp(epsilon * gap) * sc[1:], sc[1:], -np.exp(epsilon * gap) * sc[:-1]])
+    A = coo_matrix((vals, (rows, cols)), shape=(2 * (n - 1), n)).tocsr()
+    c = (-1.0 if side == "upper" else 1.0) * w * sc * inside
+    res = linprog(c, A_ub=A, b_ub=np.zeros(2 * (n - 1)), A_eq=(w * sc)[None, :], b_eq=[1.0],
+                  bounds=(0, None), method="highs",
+                  options={"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10})
+    if res.status != 0:  # pragma: no cover - HiGHS reports a numerical failure
+        raise InfeasibleError(f"the linear program did not solve: {res.message}")
+    v = res.x * sc
+    with np.errstate(divide="ignore"):
+        logv = np.log(v)
+    post = float(np.sum(w[inside] * v[inside]) / np.sum(w * v))
+    return {"posterior": post, "log_likelihood": logv, "values": x, "inside": inside}

@@ -141,7 +141,10 @@ class Prior(ABC):
             l_lo = self.log_tilted_tail(k, below, "left") + k * (below - anchor)
             r_lo = self.log_tilted_tail(k, lo, "right") + k * (lo - anchor)
             r_hi = self.log_tilted_tail(k, above, "right") + k * (above - anchor)
-            use_left = (l_hi - l_lo) >= (r_lo - r_hi)
+            # the difference that keeps more digits; a divergent tail (inf) is never used
+            gap_left = np.where(np.isfinite(l_hi), l_hi - l_lo, -np.inf)
+            gap_right = np.where(np.isfinite(r_lo), r_lo - r_hi, -np.inf)
+            use_left = np.nan_to_num(gap_left, nan=-np.inf) >= np.nan_to_num(gap_right, nan=-np.inf)
             left = log_diff_exp(l_hi, np.minimum(l_lo, l_hi))
             right = log_diff_exp(r_lo, np.minimum(r_hi, r_lo))
         out = np.where(use_left, left, right)
@@ -709,7 +712,8 @@ class Categorical(Prior):
         try:
             return float(self.probs[self.values.index(value)])
         except ValueError:
-            raise ParameterError(f"t={value!r} is not a value of this prior; values: {self.values}") from None
+            shown = ", ".join(repr(v) for v in self.values[:10]) + (", ..." if len(self.values) > 10 else "")
+            raise ParameterError(f"t={value!r} is not a value of this prior; values: {shown}") from None
 
     @property
     def support(self):

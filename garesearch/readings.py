@@ -37,23 +37,24 @@ attacker or an agency can interpret:
 - :func:`kazan_reiter_ratio`, :func:`kazan_reiter_epsilon`: Z. Kazan and J. P. Reiter,
   "Prior-itizing privacy: a Bayesian approach to setting the privacy budget in differential
   privacy", NeurIPS 2024 (arXiv:2306.13214).  For an :math:`\epsilon`-DP release and an
-  attacker with prior risk ``p`` the posterior-to-prior ratio is at most
+  attacker with prior ``p`` that the person is in the data (and ``q`` that its values are
+  sensitive, default 1) the posterior-to-prior ratio is at most
+  :math:`1/(pq + e^{-2\epsilon}(1-q)p + e^{-\epsilon}(1-p))`, at ``q = 1``
   :math:`e^\epsilon/(1 + p(e^\epsilon - 1))` (the posterior bound above divided by ``p``).
-  An agency states a risk profile :math:`r^*(p)`, the largest acceptable ratio at prior
-  ``p``, and takes the largest :math:`\epsilon` meeting it at every ``p``:
-  :math:`\epsilon = \min_p \ln\frac{r^*(p)(1-p)}{1 - r^*(p)p}` (no constraint where
-  :math:`r^*(p)p \ge 1`).
+  An agency states a risk profile :math:`r^*(p, q)`, the largest acceptable ratio, and takes
+  the largest :math:`\epsilon` meeting it at every prior.  Defined in
+  :mod:`garesearch.risk_profile` (with the profile of :math:`(\epsilon, \delta)`-DP and f-DP
+  releases) and re-exported here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 
 from . import bound
-from ._evaluate import as_float_array, check, finish, first_bad, to_values, workdps
-from .errors import InfeasibleError, ParameterError
+from ._evaluate import check, finish, to_values, workdps
+from .errors import ParameterError
+from .risk_profile import kazan_reiter_epsilon, kazan_reiter_ratio
 
 __all__ = [
     "epsilon_for_worst_case_advantage",
@@ -235,84 +236,6 @@ def membership_advantage(*, epsilon, delta=0.0):
     # (e^eps - 1 + 2 delta)/(e^eps + 1) = tanh(eps/2) + 2 delta/(e^eps + 1), without overflow
     out = np.tanh(e / 2) + 2 * v["delta"] * np.exp(-np.logaddexp(0, e))
     return finish(np.minimum(out, 1.0), None)  # the exact value is at most 1; rounding is not
-
-
-def kazan_reiter_ratio(*, epsilon, p):
-    r"""Kazan and Reiter's bound on the posterior-to-prior ratio at prior ``p``.
-
-    :math:`e^\epsilon / (1 + p(e^\epsilon - 1))`.  Not in the paper: Z. Kazan and J. P. Reiter,
-    NeurIPS 2024 (arXiv:2306.13214).  It equals the posterior bound of Sec. 3.2
-    (``q = 1 - p``, ``R = 1``) divided by ``p`` (module doc).
-
-    Parameters
-    ----------
-    epsilon : float or array_like
-        Epsilon, ``>= 0``.
-    p : float or array_like
-        Prior risk, in (0, 1].
-
-    Returns
-    -------
-    float or ndarray
-        The ratio bound, in :math:`[1, e^\epsilon]`.
-    """
-    v = to_values(None, epsilon=epsilon, p=p)
-    check("epsilon", v["epsilon"], 0, np.inf, low_open=False)
-    check("p", v["p"], 0, 1, high_open=False)
-    e = v["epsilon"]
-    with np.errstate(all="ignore"):
-        out = 1 / (np.exp(-e) + v["p"] * -np.expm1(-e))
-    if not np.all(np.isfinite(out)):
-        raise ParameterError(
-            "the ratio bound exceeds the float64 range (about 1.8e308) for these epsilon and p"
-        )
-    return finish(out, None)
-
-
-def kazan_reiter_epsilon(profile: float | Callable, *, p):
-    r"""The largest epsilon whose ratio bound meets the risk profile at every prior in ``p``.
-
-    Not in the paper: Z. Kazan and J. P. Reiter, NeurIPS 2024 (arXiv:2306.13214),
-
-    .. math:: \epsilon = \min_{p} \ln\frac{r^*(p)(1-p)}{1 - r^*(p)p}
-       \quad (\text{priors with } r^*(p)p \ge 1 \text{ impose nothing}).
-
-    Parameters
-    ----------
-    profile : float or callable
-        :math:`r^*(p) > 1`, a constant or a function of ``p`` (vectorised).
-    p : array_like
-        Prior risks to protect, in (0, 1).
-
-    Returns
-    -------
-    float
-        The epsilon; ``inf`` if no prior in ``p`` constrains it.
-
-    Raises
-    ------
-    InfeasibleError
-        If some ``r*(p) <= 1`` (only epsilon = 0 meets it).
-    """
-    pp = np.atleast_1d(to_values(None, p=p)["p"])
-    if pp.size == 0:
-        raise ParameterError("p must hold at least one prior risk")
-    check("p", pp, 0, 1)
-    r = as_float_array("profile", profile(pp) if callable(profile) else profile)
-    try:
-        r = np.broadcast_to(r, pp.shape)
-    except ValueError:
-        raise ParameterError(f"profile must give one ratio per prior in p ({pp.size}); got shape {r.shape}") from None
-    if not np.all(np.isfinite(r)):
-        raise ParameterError(f"profile must give finite ratios r*(p); got {first_bad(r, ~np.isfinite(r))}")
-    if np.any(r <= 1):
-        raise InfeasibleError("a risk profile r*(p) <= 1 allows no information: epsilon = 0")
-    binding = r * pp < 1
-    if not np.any(binding):
-        return float("inf")
-    with np.errstate(divide="ignore"):
-        eps = np.log(r[binding]) + np.log1p(-pp[binding]) - np.log1p(-r[binding] * pp[binding])
-    return float(np.min(eps))
 
 
 def plot_readings(ax=None, *, epsilon=None, p=0.2, m=10, distance=1.0, delta=0.0):

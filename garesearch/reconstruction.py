@@ -32,7 +32,9 @@ riskcal and f-DP calibrate to.  Computed exactly:
 ``k`` releases of Gaussian noise of scale :math:`\sigma` are one release of scale
 :math:`\sigma/\sqrt k` (their mean is sufficient).  For a binary secret under any noise the
 success is also :math:`1 - \min_\alpha(w_0\alpha + w_1 f(\alpha))` with ``f`` the trade-off
-curve between the two values (:mod:`garesearch.accounting`), which composes ``k`` releases.
+curve between the two values, or a single value of their privacy profile
+(:func:`binary_success_from_profile`); the accountant of :mod:`garesearch.accounting` composes
+``k`` releases, so composed non-Gaussian releases of a binary secret are read that way.
 
 The prior-free bound of Hayes, Mahloujifar and Balle (NeurIPS 2023) and Kaissis et al. (2023),
 as riskcal computes it: every attack succeeds with probability at most :math:`1 - f(\kappa)`,
@@ -53,6 +55,7 @@ from .priors import Categorical, Normal, PiecewiseUniform, Prior, Uniform
 __all__ = [
     "ReconstructionResult",
     "baseline_success",
+    "binary_success_from_profile",
     "binary_success_from_tradeoff",
     "prior_free_bound",
     "reconstruction_advantage",
@@ -184,6 +187,37 @@ def binary_success_from_tradeoff(tradeoff, w1: float) -> float:
                               options={"xatol": 1e-14})
         best = min(best, float(res.fun))
     return 1.0 - best
+
+
+def binary_success_from_profile(dp_delta, w1: float) -> float:
+    r"""Bayes success for a binary secret from a privacy profile: one hockey-stick divergence.
+
+    Beyond the paper.  With ``P``, ``Q`` the output distributions at the first and the second
+    value and prior weights :math:`w_0 = 1 - w_1`, :math:`w_1`, the Bayes error is
+    :math:`\int \min(w_0 p, w_1 q) = w_0 - \int (w_0 p - w_1 q)^+`.  Writing
+    :math:`w_{hi} = \max(w_0, w_1)`, :math:`w_{lo} = \min(w_0, w_1)` and
+    :math:`\delta(\epsilon) = \int (q - e^\epsilon p)^+` (the privacy profile, in the direction
+    from the less likely value), the identity
+    :math:`\int(p - e^{-a}q)^+ = 1 - e^{-a} + e^{-a}\int(q - e^{a}p)^+` gives
+
+    .. math:: S = w_{hi} + w_{lo}\,\delta\bigl(\ln(w_{hi}/w_{lo})\bigr).
+
+    ``dp_delta`` is a function of :math:`\epsilon \ge 0`; a profile that bounds both directions
+    (as dp_accounting's pessimistic one does) gives an upper bound on the success.
+
+    Examples
+    --------
+    >>> from garesearch.accounting import gaussian_dp_delta
+    >>> round(binary_success_from_profile(lambda e: gaussian_dp_delta(e, mu=1.0), 0.5), 6)  # Phi(1/2)
+    0.691462
+    """
+    if not 0 <= w1 <= 1:
+        raise ParameterError(f"w1 must lie in [0, 1]; got {w1!r}")
+    hi, lo = max(1.0 - w1, w1), min(1.0 - w1, w1)
+    if lo == 0:
+        return 1.0
+    d = float(np.clip(dp_delta(math.log(hi / lo)), 0.0, 1.0))
+    return min(1.0, hi + lo * d)
 
 
 def _diameter(prior) -> float:
@@ -433,8 +467,8 @@ def reconstruction_advantage(prior: Prior, mechanism, *, scale: float, r: float,
         from .accounting import privacy_profile
 
         prof = privacy_profile(noise, scale=s, distance=float(prior._x[1] - prior._x[0]), releases=k)
-        success = binary_success_from_tradeoff(prof.tradeoff, float(prior.probs[1]))
-        method = f"binary secret, trade-off curve ({prof.source})"
+        success = binary_success_from_profile(prof.dp_delta, float(prior.probs[1]))
+        method = f"binary secret, one hockey-stick divergence ({prof.source})"
     elif binary and noise.name == "gaussian":
         success, method = _binary_gaussian(prior, s_eff), "closed form (binary secret, Gaussian noise)"
     elif finite and noise.discrete:

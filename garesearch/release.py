@@ -16,6 +16,15 @@ from :func:`garesearch.noise.noise_bound`.
 A :class:`Release` never holds the exact answer: printing, logging or serialising one
 cannot leak it.
 
+:func:`gaussian_release` is the Gaussian counterpart (beyond the paper): noise
+:math:`\mathcal N(0, (s\Delta)^2)` for a noise scale ``s`` per unit of the attribute's distance,
+as :func:`garesearch.calibrate` returns it for ``"gaussian"`` (or its integer variant, the
+discrete Gaussian of ``"discrete_gaussian"``), or for a :math:`\rho`-zCDP budget,
+:math:`s = 1/\sqrt{2\rho}`.  OpenDP's Gaussian measurement draws it (``make_gaussian`` on a
+float or an integer domain, exact samplers); numpy's floating-point samplers are the fallback,
+with the same :class:`InsecureNoiseWarning`.  A :class:`GaussianRelease` does not keep the exact
+answer either.
+
 Two example tables (synthetic, fixed seed) follow the paper's Sec. 6: a ``cat`` table
 (gender uniform, colours ``{red 0.2, white 0.1, tabby 0.25, black 0.4, tortoise 0.05}``) for
 ``COUNT(*) WHERE gender='F' AND color='tabby'`` (sensitivity 1), and an ``employee`` table with
@@ -25,6 +34,7 @@ epsilon is per unit of salary).
 
 from __future__ import annotations
 
+import math
 import warnings
 from dataclasses import dataclass
 
@@ -36,9 +46,12 @@ from .errors import ParameterError
 
 __all__ = [
     "CAT_COLOURS",
+    "GaussianRelease",
     "InsecureNoiseWarning",
     "Release",
     "count_female_tabby",
+    "gaussian_noise",
+    "gaussian_release",
     "laplace_noise",
     "laplace_release",
     "opendp_available",
@@ -56,6 +69,13 @@ _NUMPY_NOTE = (
     "its output can reveal the exact answer; use it to teach and to test, not to publish. "
     "Install OpenDP for releases: pip install 'garesearch[opendp]'"
 )
+_NUMPY_NOTE_GAUSSIAN = (
+    "numpy's floating-point Gaussian sampler is open to attacks of the kind Mironov showed for "
+    "Laplace noise (CCS 2012; for Gaussian samplers, Jin et al., IEEE S&P 2022): its output can reveal "
+    "the exact answer; use it to teach and to test, not to publish. "
+    "Install OpenDP for releases: pip install 'garesearch[opendp]'"
+)
+_NUMPY_LABEL = "numpy (floating-point sampler, not for publication: Mironov 2012)"
 
 
 class InsecureNoiseWarning(UserWarning):
@@ -234,7 +254,7 @@ def laplace_release(
     if backend == "numpy":
         warnings.warn(_NUMPY_NOTE, InsecureNoiseWarning, stacklevel=2)
         value = v["true_value"] + float(laplace_noise(1, scale=scale, backend="numpy", seed=seed)[0])
-        label = "numpy (floating-point sampler, not for publication: Mironov 2012)"
+        label = _NUMPY_LABEL
     else:
         meas = _opendp_measurement(float(scale), vector=False)
         used = meas.map(v["sensitivity"])
@@ -247,6 +267,253 @@ def laplace_release(
     return Release(
         value=value, epsilon=v["epsilon"], sensitivity=v["sensitivity"], scale=float(scale),
         confidence=v["confidence"], error_bound=float(bound),
+        interval=(value - bound, value + bound), backend=label,
+    )
+
+
+@dataclass(frozen=True)
+class GaussianRelease:
+    r"""A noisy answer with Gaussian noise and what it means (beyond the paper).
+
+    The exact answer is deliberately not kept: a release can be printed, logged and
+    serialised without leaking it.
+
+    Attributes
+    ----------
+    value : float
+        The released (noisy) answer (an integer-valued float for the discrete Gaussian).
+    scale : float
+        Standard deviation of the noise, :math:`s\Delta`.
+    unit_scale : float
+        The noise scale ``s`` per unit of the attribute's distance (as from
+        :func:`garesearch.calibrate`).
+    sensitivity : float
+        Largest change of the query per unit of distance.
+    rho : float
+        The release is :math:`\rho`-zCDP per unit of distance, :math:`\rho = 1/(2s^2)` (the
+        discrete Gaussian too: Canonne, Kamath and Steinke, NeurIPS 2020, Thm. 4).
+    mu : float or None
+        :math:`\mu`-GDP per unit of distance, :math:`\mu = 1/s` (continuous noise only).
+    integer : bool
+        Discrete Gaussian noise on an integer answer.
+    confidence : float
+        Probability of the error interval.
+    error_bound : float
+        The noise stays within this with probability at least ``confidence``.
+    interval : tuple
+        ``(value - error_bound, value + error_bound)``.
+    backend : str
+        ``"opendp"`` or ``"numpy (floating-point sampler, not for publication: Mironov 2012)"``.
+    """
+
+    value: float
+    scale: float
+    unit_scale: float
+    sensitivity: float
+    rho: float
+    mu: float | None
+    integer: bool
+    confidence: float
+    error_bound: float
+    interval: tuple
+    backend: str
+
+
+def _opendp_gaussian(scale: float, integer: bool, vector: bool):
+    try:
+        import opendp.prelude as dp
+    except ImportError:
+        raise ParameterError(
+            "backend='opendp' needs the optional package opendp: pip install 'garesearch[opendp]'"
+        ) from None
+    dp.enable_features("contrib")
+    if integer:
+        atom, dist = dp.atom_domain(T="i64"), dp.absolute_distance(T="i64")
+        l2 = dp.l2_distance(T="i64")
+    else:
+        try:  # OpenDP >= 0.11 needs non-NaN floats
+            atom = dp.atom_domain(T=float, nan=False)
+        except TypeError:  # OpenDP 0.10
+            atom = dp.atom_domain(T=float)
+        dist, l2 = dp.absolute_distance(T=float), dp.l2_distance(T=float)
+    space = (dp.vector_domain(atom), l2) if vector else (atom, dist)
+    try:
+        return dp.m.make_gaussian(*space, scale=scale)
+    except Exception as exc:  # OpenDPException: a scale OpenDP cannot use
+        raise ParameterError(f"scale: OpenDP's Gaussian measurement rejects scale={scale!r} ({exc})") from None
+
+
+def gaussian_noise(size: int, *, scale: float, integer: bool = False, backend: str | None = None,
+                   seed=None) -> np.ndarray:
+    r"""``size`` independent draws of :math:`\mathcal N(0, s^2)` or of the discrete Gaussian (beyond the paper).
+
+    The discrete Gaussian has :math:`\Pr[Z = k] \propto e^{-k^2/2s^2}` on the integers
+    (:mod:`garesearch.additive`).  With OpenDP: its Gaussian measurement on a vector of zeros.
+
+    Parameters
+    ----------
+    size : int
+        Number of draws, in [0, 10^8].
+    scale : float
+        ``s`` > 0 (the standard deviation of the continuous noise).
+    integer : bool
+        Discrete Gaussian draws (as floats).
+    backend : {"numpy", "opendp"}, optional
+        As for :func:`laplace_noise`.
+    seed : int or numpy.random.Generator, optional
+        For the numpy backend.
+
+    Returns
+    -------
+    ndarray
+        ``size`` draws.
+    """
+    backend = _backend(backend, seed)
+    scale = scalar_values(scale=scale)["scale"]
+    if not scale > 0:
+        raise ParameterError(f"scale must lie in (0, inf); got {scale}")
+    if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or not 0 <= size <= _MAX_DRAWS:
+        raise ParameterError(f"size must be an integer in [0, {_MAX_DRAWS}]; got {size!r}")
+    if not isinstance(integer, (bool, np.bool_)):
+        raise ParameterError(f"integer must be True or False; got {integer!r}")
+    if backend == "numpy":
+        if not integer:
+            return _noise.sample_noise(int(size), noise="gaussian", scale=scale, rng=seed)
+        from .additive import resolve
+
+        try:
+            rng = np.random.default_rng(seed)
+        except (TypeError, ValueError):
+            raise ParameterError(f"seed must be an integer >= 0 or a numpy Generator; got {seed!r}") from None
+        return resolve("discrete_gaussian").sample(int(size), scale, rng)
+    meas = _opendp_gaussian(float(scale), bool(integer), vector=True)
+    zero = 0 if integer else 0.0
+    return np.asarray(meas([zero] * int(size)), dtype=float)
+
+
+def _discrete_gaussian_bound(confidence: float, s: float) -> float:
+    """The smallest integer ``k`` with ``Pr[|Z| <= k] >= confidence`` for the discrete Gaussian."""
+    from .additive import resolve
+
+    noise = resolve("discrete_gaussian")
+    k = max(0, math.floor(float(_noise.noise_bound(confidence, noise="gaussian", scale=s))) - 2)
+    while float(np.exp(noise.log_interval(-k, k, s))) < confidence:
+        k += 1
+    return float(k)
+
+
+def gaussian_release(
+    true_value: float, *, scale=None, rho: float | None = None, sensitivity: float = 1.0,
+    integer: bool | None = None, confidence: float = 0.95, backend: str | None = None, seed=None,
+) -> GaussianRelease:
+    r"""Release ``true_value`` with Gaussian noise of standard deviation :math:`s\Delta` (beyond the paper).
+
+    The Gaussian counterpart of :func:`laplace_release` (Sec. 6.1, 6.2 release with Laplace
+    noise).  Give the noise scale ``s`` per unit of the attribute's distance, or the result of
+    :func:`garesearch.calibrate` for ``"gaussian"`` / ``"discrete_gaussian"`` noise (its
+    ``scale``), or a :math:`\rho`-zCDP budget per unit of distance (:math:`s = 1/\sqrt{2\rho}`).
+    The returned :class:`GaussianRelease` does not keep ``true_value``.
+
+    Parameters
+    ----------
+    true_value : float
+        The exact answer of the query (finite; an integer for the discrete Gaussian).
+    scale : float or CalibrationResult, optional
+        ``s`` > 0, or a calibration result; exactly one of ``scale`` and ``rho``.
+    rho : float, optional
+        zCDP budget per unit of distance, > 0.
+    sensitivity : float
+        Largest change of the query per unit of distance, > 0 (an integer for the discrete
+        Gaussian).
+    integer : bool, optional
+        Discrete Gaussian noise on an integer answer (OpenDP's ``make_gaussian`` on an integer
+        domain).  Default: as the calibration result says, else False.
+    confidence : float
+        Probability of the reported error interval, in (0, 1).
+    backend : {"opendp", "numpy"}, optional
+        Default: OpenDP's Gaussian measurement when OpenDP is installed and no ``seed`` is
+        given; otherwise numpy, with an :class:`InsecureNoiseWarning`.
+    seed : int or numpy.random.Generator, optional
+        Reproducible numpy draws (implies the numpy backend by default).
+
+    Returns
+    -------
+    GaussianRelease
+
+    Warns
+    -----
+    InsecureNoiseWarning
+        Whenever the noise comes from numpy.
+
+    Notes
+    -----
+    With OpenDP the measurement's own privacy map is checked: ``map(sensitivity)`` must not
+    exceed :math:`\rho` (relative ``1e-9``).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore", InsecureNoiseWarning)
+    ...     rel = gaussian_release(120.0, rho=0.5, seed=1)
+    >>> rel.scale, rel.rho, rel.mu
+    (1.0, 0.5, 1.0)
+    >>> "120.0" in repr(rel)  # the exact answer is not kept
+    False
+    """
+    from .calibration import CalibrationResult
+
+    backend = _backend(backend, seed)
+    if (scale is None) == (rho is None):
+        raise ParameterError("give exactly one of scale (noise scale per unit of distance) and rho (zCDP budget)")
+    if isinstance(scale, CalibrationResult):
+        if scale.mechanism not in ("gaussian", "discrete_gaussian"):
+            raise ParameterError(f"scale: a calibration for {scale.mechanism!r} noise, not Gaussian noise")
+        if integer is None:
+            integer = scale.mechanism == "discrete_gaussian"
+        scale = scale.scale
+    integer = bool(integer) if integer is not None else False
+    v = scalar_values(true_value=true_value, sensitivity=sensitivity, confidence=confidence)
+    if rho is not None:
+        r = scalar_values(rho=rho)["rho"]
+        if not 0 < r < math.inf:
+            raise ParameterError(f"rho must lie in (0, inf); got {rho!r}")
+        unit = 1.0 / math.sqrt(2.0 * r)
+    else:
+        unit = scalar_values(scale=scale)["scale"]
+        if not 0 < unit < math.inf:
+            raise ParameterError(f"scale must lie in (0, inf); got {scale!r}")
+    if not 0 < v["sensitivity"] < math.inf:
+        raise ParameterError(f"sensitivity must lie in (0, inf); got {sensitivity!r}")
+    if not 0 < v["confidence"] < 1:
+        raise ParameterError(f"confidence must lie in (0, 1); got {v['confidence']}")
+    if integer:
+        for name in ("true_value", "sensitivity"):
+            if v[name] != round(v[name]) or abs(v[name]) >= 2.0**53:
+                raise ParameterError(f"{name} must be an integer (below 2^53) for the discrete Gaussian; got {v[name]!r}")
+    s = unit * v["sensitivity"]
+    if not math.isfinite(s):
+        raise ParameterError("the noise scale times the sensitivity overflows float64")
+    bound = _discrete_gaussian_bound(v["confidence"], s) if integer else float(
+        _noise.noise_bound(v["confidence"], noise="gaussian", scale=s))
+    rho_unit = 1.0 / (2.0 * unit * unit)
+    if backend == "numpy":
+        warnings.warn(_NUMPY_NOTE_GAUSSIAN, InsecureNoiseWarning, stacklevel=2)
+        value = v["true_value"] + float(gaussian_noise(1, scale=s, integer=integer, backend="numpy", seed=seed)[0])
+        label = _NUMPY_LABEL
+    else:
+        meas = _opendp_gaussian(float(s), integer, vector=False)
+        d_in = int(v["sensitivity"]) if integer else v["sensitivity"]
+        used = meas.map(d_in)
+        if not used <= rho_unit * (1 + 1e-9):
+            raise ParameterError(f"OpenDP reports rho {used} > requested {rho_unit}")
+        value = float(meas(int(v["true_value"]) if integer else v["true_value"]))
+        label = "opendp"
+    if not np.isfinite(value):
+        raise ParameterError("the noisy value overflows float64: true_value or the scale is too large")
+    return GaussianRelease(
+        value=value, scale=float(s), unit_scale=float(unit), sensitivity=v["sensitivity"], rho=rho_unit,
+        mu=None if integer else 1.0 / unit, integer=integer, confidence=v["confidence"], error_bound=bound,
         interval=(value - bound, value + bound), backend=label,
     )
 

@@ -8,7 +8,7 @@
 2. regenerates the paper's figures in ``<output>/figures/`` or ``--figures DIR``
    (:mod:`garesearch.figures`);
 3. writes the claims report with :func:`garesearch.claims.write_report` (when that module
-   is present);
+   is present) and the numbers README.md quotes with :func:`garesearch.readme_numbers.write`;
 4. prints progress as it goes and a table of timings, also saved as
    ``<output>/timings.tsv``.
 
@@ -152,10 +152,12 @@ def _run_claims(output: Path) -> tuple[bool, str]:
     if importlib.util.find_spec("garesearch.claims") is None:
         return True, "skipped: garesearch.claims is not available"
     try:
-        from . import claims
+        from . import claims, readme_numbers
 
-        result = claims.write_report(output)
-        return True, f"written ({result})" if result is not None else f"written to {output}/"
+        results = claims.check_all()
+        result = claims.write_report(output, results)
+        readme_numbers.write(output, results)
+        return True, f"written, with readme_numbers.md ({result})"
     except Exception:
         return False, traceback.format_exc()
 

@@ -233,7 +233,9 @@ def attribute_state(
         ``result`` (the :class:`~garesearch.attribute.AttributeResult`, or ``None``),
         ``epsilon``, ``a_opt`` (radius at the optimum of the upper side), ``curve``
         (:func:`comparison_curve`), ``epsilon_at_a`` (upper-side epsilon at the chosen
-        ``a``), ``message`` and the inputs.
+        ``a``), ``epsilon_optimal`` (the optimal epsilon at this ``t`` over every epsilon-DP
+        mechanism, :func:`garesearch.optimal.epsilon_optimal`: no comparison set can exceed
+        it), ``message`` and the inputs.
     """
     from .attribute import epsilon_for_attribute
 
@@ -246,12 +248,17 @@ def attribute_state(
         r_used = r
     state: dict[str, Any] = {"family": family, "prior": prior, "t": t, "r": r_used, "delta": delta,
                              "construction": construction, "a": a, "result": None, "epsilon": None,
-                             "a_opt": None, "curve": None, "epsilon_at_a": None, "message": ""}
+                             "a_opt": None, "curve": None, "epsilon_at_a": None,
+                             "epsilon_optimal": None, "message": ""}
     try:
         res = epsilon_for_attribute(prior, r=r_used, delta=delta, t=t, construction=construction)
         state.update(result=res, epsilon=res.epsilon, a_opt=res.a)
     except (ParameterError, InfeasibleError) as exc:
         state["message"] = str(exc)
+    try:
+        state["epsilon_optimal"] = epsilon_for_attribute(prior, r=r_used, delta=delta, t=t).epsilon
+    except (ParameterError, InfeasibleError):
+        pass
     try:
         curve = comparison_curve(prior, t=t, r=r_used, delta=delta, construction=construction, n=n)
     except ParameterError as exc:
@@ -322,6 +329,9 @@ def _plot_attribute_state(state: dict):
         ax.set_title(state["message"][:100], fontsize=8)
     if state["a"] is not None and state["epsilon_at_a"] is not None:
         ax.plot([state["a"]], [state["epsilon_at_a"]], "s", color="C2", label="chosen a")
+    opt = state.get("epsilon_optimal")
+    if opt is not None and math.isfinite(opt):
+        ax.axhline(opt, color="C4", ls=":", label=f"optimal ε = {opt:.4g} (any mechanism)")
     ax.set_xlabel("radius a of the comparison set")
     ax.set_ylabel("ε per unit distance")
     ax.legend(fontsize=8)

@@ -26,6 +26,7 @@ KEYS = {
     "average_binary_ms",
     "tail_normal_s",
     "compose_1000_s",
+    "compose_laplace_calibrate_s",
 }
 
 

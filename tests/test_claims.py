@@ -1,9 +1,12 @@
-"""Tests of the claims report (garesearch.claims).
+"""Tests of the claims report (garesearch.claims) and of the paper's sections that register
+the claims (garesearch.paper).
 
-The expected verdicts below are typed per claim id: they are the independent expectation, and
-the registry must compute the same.  Each verdict is also recomputed here from the evidence
-(with this file's own reading of the checks), and monkeypatching the computed value of a few
-numeric claims shows that their verdicts follow the computation.
+The expected verdict of every claim is pinned in the package's table of pinned values
+(data/claims_pinned.tsv, written from tests/pinned_routes.py, where each verdict is typed as
+decided by reading the paper), and the registry must compute the same.  Each verdict is also
+recomputed here from the evidence (with this file's own reading of the checks);
+monkeypatching the computation of a few claims shows that their verdicts follow it, and that
+a wrong computation the verdict would absorb still fails the pinned values.
 """
 
 from __future__ import annotations
@@ -13,93 +16,24 @@ import json
 import math
 import re
 from fractions import Fraction
+from types import SimpleNamespace
 
+import mpmath
+import numpy as np
 import pytest
+import scipy.special
 
-from garesearch import attribute, bound, claims, derivations, priors
+from garesearch import attribute, bound, claims, derivations, paper, priors
+from garesearch.claims import registry
+from garesearch.errors import ParameterError
+from garesearch.paper import examples
 
-EXPECTED = {
-    "S1.rescale": "TYPO",
-    "S3.2.posterior": "CONFIRMED",
-    "S3.2.eps_lb": "CONFIRMED",
-    "S3.2.eps_ub": "CONFIRMED",
-    "S3.2.lb_le_ub": "CONFIRMED",
-    "S3.2.eq_main": "CONFIRMED",
-    "S4.1.Xhat_def": "WRONG",
-    "S4.1.uniform": "CONFIRMED",
-    "S4.1.uniform_corner": "CONFIRMED",
-    "S4.1.normal_R": "TYPO",
-    "S4.1.worst_dfdp": "CONFIRMED",
-    "S4.1.worst_crit": "TYPO",
-    "S4.1.q_dfdp": "WRONG",
-    "S4.1.q_crit": "WRONG",
-    "S4.1.q_practice": "CONFIRMED",
-    "S4.1.discrete_pprime": "TYPO",
-    "S4.1.discrete_two_nearest": "WRONG",
-    "T1.AND_formula": "WRONG",
-    "T1.independence": "WRONG",
-    "T2.OR_g(a-1)": "WRONG",
-    "T2.OR_a": "WRONG",
-    "T2.OR_delta_term": "TYPO",
-    "S4.3.OR_example": "CONFIRMED",
-    "S5.Thm_seq": "CONFIRMED",
-    "S5.Thm_dual": "CONFIRMED",
-    "S5.l1_linf": "CONFIRMED",
-    "S6.cats_prior": "CONFIRMED",
-    "S6.cats_AND_probs": "CONFIRMED",
-    "S6.cats_AND_eps": "CONFIRMED",
-    "S6.cats_AND_worst": "CONFIRMED",
-    "S6.cats_AND_scale": "CONFIRMED",
-    "S6.cats_OR_probs": "TYPO",
-    "S6.cats_OR_whichbound": "TYPO",
-    "S6.cats_OR_intermediate": "TYPO",
-    "S6.cats_OR_eps": "CONFIRMED",
-    "S6.cats_OR_worst": "WRONG",
-    "S6.cats_OR_scale": "CONFIRMED",
-    "S6.salary_sigma": "CONFIRMED",
-    "S6.salary_cover": "CONFIRMED",
-    "S6.salary_p": "WRONG",
-    "S6.salary_q": "CONFIRMED",
-    "S6.salary_eps": "WRONG",
-    "S6.salary_rescale": "WRONG",
-    "S6.salary_scale": "WRONG",
-    "S6.salary_opt_a": "WRONG",
-    "S6.ships_sigma": "CONFIRMED",
-    "S6.ships_lowerbound": "TYPO",
-    "S6.ships_p": "CONFIRMED",
-    "S6.ships_q": "CONFIRMED",
-    "S6.ships_eps": "WRONG",
-    "S6.ships_scale": "WRONG",
-    "S6.ships_opt_a": "WRONG",
-    "A.1D_opt": "CONFIRMED",
-    "A.lambert": "CONFIRMED",
-    "A.iteration": "TYPO",
-    "A.ndim": "CONFIRMED",
-    "A1.laplace": "CONFIRMED",
-    "A1.gencauchy_norm": "CONFIRMED",
-    "A1.gencauchy_mass": "CONFIRMED",
-    "A1.scaling": "TYPO",
-    "B.average": "CONFIRMED",
-    # the density-level premise does not follow from (eps, delta)-DP: the bound fails for a
-    # mechanism meeting Def. 9 (derivations.approx_posterior_chain, and the spike test below)
-    "B.chain1": "WRONG",
-    "B.eps_fixed": "CONFIRMED",
-    "B.adp_chain": "CONFIRMED",
-    "B.laplace_subst": "CONFIRMED",
-    "B.beta_bound": "CONFIRMED",
-    "B.alpha_typo": "TYPO",
-    "B.bprime": "CONFIRMED",
-    # further claims found while checking
-    "T1.exponent": "WRONG",
-    "T2.block_index": "TYPO",
-    "T2.blocks_disjoint": "WRONG",
-    "S6.salary_worst_t": "WRONG",
-    "S6.rescale_sensitivity": "WRONG",
-    "S6.salary_sound": "WRONG",
-    "S6.ships_sound": "WRONG",
-    "B.1_d_delta": "TYPO",
-    "T2.printed_unsound": "WRONG",
-}
+PINS = claims.load_pins()
+EXPECTED = {cid: pin.value for (cid, quantity), pin in PINS.items() if quantity == "verdict"}
+#: derivations that name no claim: the code's noise formulas and the pointwise bound
+NO_CLAIM = {"one_formula_noise_gaussian", "noise_gencauchy_inverse", "pointwise_posterior_bound",
+            "pointwise_ratio_identity", "truncated_normal_mgf", "pointwise_dominates_eq_main",
+            "pointwise_tight_atom"}
 
 
 @pytest.fixture(scope="module")
@@ -114,17 +48,30 @@ def results():
 def test_the_list_holds_the_papers_68_claims():
     listed = claims.claim_ids("list")
     assert len(listed) == 68
-    assert len(set(claims.claim_ids())) == len(claims.claim_ids())
-    assert set(listed) <= set(EXPECTED)
+    assert len(set(claims.claim_ids())) == len(claims.claim_ids()) == 77
+    assert claims.claim_ids() == listed + claims.claim_ids("added")
+    assert [r["id"] for r in claims.claim_table()] == claims.claim_ids()
 
 
-def test_registry_covers_every_claim_and_nothing_else():
-    assert set(claims._REGISTRY) == set(claims.claim_ids())
-    assert set(EXPECTED) == set(claims.claim_ids())
+def test_registry_covers_every_claim_and_every_verdict_is_pinned():
+    assert set(paper.registered_claims()) == set(claims.claim_ids()) == set(EXPECTED)
+    with pytest.raises(ParameterError, match="unknown claim"):
+        claims.check_claim("S0.nothing")
+
+
+def test_a_claim_is_registered_once_with_valid_kinds():
+    from garesearch.paper._claim import claim
+
+    with pytest.raises(RuntimeError, match="duplicate"):
+        claim("S6.salary_p", location="x", statement="y")(lambda: None)
+    with pytest.raises(ValueError, match="kind"):
+        claim("S9.new", location="x", statement="y", derivations={"eq_main": "maybe"})
+    with pytest.raises(ValueError, match="origin"):
+        claim("S9.new", location="x", statement="y", origin="elsewhere")
 
 
 # ------------------------------------------------------------------------------------------
-# verdicts: typed expectation, recomputed from the evidence
+# verdicts: pinned expectation, recomputed from the evidence
 # ------------------------------------------------------------------------------------------
 def _holds(c) -> bool:
     """This test's own reading of a check."""
@@ -160,6 +107,11 @@ def test_verdict(results, claim_id):
         assert claims.evaluate_check(c) == _holds(c), c
 
 
+def test_the_verdict_counts():
+    counts = claims.summary(list(claims.check_claim(i) for i in claims.claim_ids()))
+    assert counts == {"CONFIRMED": 38, "TYPO": 14, "WRONG": 25}
+
+
 def test_each_claim_has_evidence_and_an_explanation(results):
     for r in results.values():
         assert r.evidence.checks
@@ -187,6 +139,107 @@ def test_verdict_rule():
 
 
 # ------------------------------------------------------------------------------------------
+# the pinned values: every computed value, its tolerance and its route
+# ------------------------------------------------------------------------------------------
+def test_every_computed_value_is_pinned_and_within_its_tolerance(results):
+    report = claims.verify(results=list(results.values()))
+    assert report.ok, claims.format_verify_report(report)
+    assert report.checked == len(PINS) > 450
+    # every pin names its route, and the regression guards say so
+    assert all(p.route and p.tolerance for p in PINS.values())
+    guards = [k for k, p in PINS.items() if p.route.startswith("regression guard only")]
+    assert len(guards) <= 5
+
+
+def test_the_verify_command_passes_as_shipped(capsys):
+    assert claims.main(["--verify", "--id", "S6.salary_p", "S6.ships_q"]) == 0
+    assert "all 6 pinned values are within their tolerances" in capsys.readouterr().out
+
+
+_NORMAL_FUNCTIONS = (("scipy.special", ("ndtr", "erf", "erfc")), ("scipy.special", ("log_ndtr",)),
+                     ("mpmath", ("ncdf", "erf", "erfc")))
+
+
+def _drift_normal_functions(monkeypatch, rel=1e-4):
+    """Multiply scipy's and mpmath's normal distribution functions by 1 + rel (add log1p(rel)
+    to log_ndtr), where the package looks them up."""
+    for module, names in _NORMAL_FUNCTIONS:
+        mod = scipy.special if module == "scipy.special" else mpmath
+        for name in names:
+            orig = getattr(mod, name)
+            if name.startswith("log"):
+                monkeypatch.setattr(mod, name, lambda x, *a, _f=orig, **k: _f(x, *a, **k) + math.log1p(rel))
+            else:
+                monkeypatch.setattr(mod, name, lambda x, *a, _f=orig, **k: _f(x, *a, **k) * (1 + rel))
+
+
+def test_verify_catches_a_drift_of_1e4_in_the_normal_functions(monkeypatch, capsys):
+    claims.clear_cache()
+    _drift_normal_functions(monkeypatch)
+    assert claims.main(["--verify"]) == 1
+    out = capsys.readouterr().out
+    for value in ("S6.salary_p check 1 lhs", "S6.ships_p computed", "S6.salary_cover verdict",
+                  "S6.salary_sound computed", "T2.OR_g(a-1) check 1 rhs"):
+        assert f"DRIFT {value}" in out, value
+    assert "pinned values drifted" in out
+    monkeypatch.undo()
+    claims.clear_cache()
+
+
+def _replace_claim(monkeypatch, claim_id, func):
+    registered = dict(paper.registered_claims())
+    from garesearch.paper import _claim
+
+    monkeypatch.setitem(_claim._CLAIMS, claim_id, dataclasses.replace(registered[claim_id], func=func))
+
+
+def test_a_wrong_computation_hidden_by_a_wrong_verdict_fails_the_pinned_values(monkeypatch):
+    """S6.salary_sound with the sound comparison set instead of the optimum, or S6.ships_sound
+    reporting twice its Laplace scale: both stay WRONG, and the pinned values name them."""
+    from garesearch.paper import sec6_salary_ships
+
+    claims.clear_cache()
+
+    def comparison_set(prior, r, delta, t=None):  # the sound comparison set, in its place
+        res = attribute.epsilon_for_attribute(prior, r=r, delta=delta, t=t, sides="both",
+                                              construction="sound")
+        return SimpleNamespace(epsilon=res.epsilon, t=res.t, centre=res.t,
+                               laplace_scale=res.laplace_scale)
+
+    monkeypatch.setattr(sec6_salary_ships, "epsilon_optimal", comparison_set)
+    ships = paper.registered_claims()["S6.ships_sound"].func
+
+    def doubled():
+        ev = ships()
+        check = dataclasses.replace(ev.checks[0], lhs=2 * ev.checks[0].lhs)
+        return dataclasses.replace(ev, computed=2 * ev.computed, checks=(check, *ev.checks[1:]))
+
+    _replace_claim(monkeypatch, "S6.ships_sound", doubled)
+    report = claims.verify(["S6.salary_sound", "S6.ships_sound"])
+    assert claims.check_claim("S6.salary_sound").verdict == claims.check_claim("S6.ships_sound").verdict == "WRONG"
+    drifted = {(d.pin.id, d.pin.quantity) for d in report.drifts}
+    assert {("S6.salary_sound", "computed"), ("S6.ships_sound", "computed"),
+            ("S6.ships_sound", "check 1 lhs")} <= drifted
+    monkeypatch.undo()
+    claims.clear_cache()
+
+
+def test_the_pinned_table_reads_and_compares():
+    from garesearch.claims.verify import Pin, parse_tolerance, pins_to_text, within
+
+    assert parse_tolerance("rel 1e-09 abs 1e-15") == (1e-9, 1e-15)
+    with pytest.raises(ValueError):
+        parse_tolerance("about 3")
+    pin = Pin("x", "computed", 0.5, "rel 1e-09", "r")
+    assert within(0.5 * (1 + 1e-10), pin) and not within(0.5 * (1 + 1e-8), pin)
+    assert within(np.float64(0.5), pin) and not within("0.5", pin) and not within(True, pin)
+    assert within(math.nan, Pin("x", "q", math.nan, "exact", "r"))
+    assert within("WRONG", Pin("x", "verdict", "WRONG", "exact", "r"))
+    assert not within(1, Pin("x", "q", True, "exact", "r"))
+    assert claims.load_pins(pins_to_text(PINS.values())) == PINS
+
+
+# ------------------------------------------------------------------------------------------
 # computed values against independent values
 # ------------------------------------------------------------------------------------------
 def test_numbers_against_closed_forms(results):
@@ -208,9 +261,7 @@ def test_numbers_against_closed_forms(results):
 
 def test_salary_best_a_is_a_maximum():
     """The best a reported for the salary example beats a grid of a in (r, R]."""
-    import numpy as np
-
-    best = claims._best_a("salary", "paper")
+    best = examples.best_a("salary", "paper")
     grid = np.linspace(101, 1000, 900)
     eps = claims.epsilon_against_a("salary", grid)
     assert np.nanmax(eps) <= best.epsilon * (1 + 1e-9)
@@ -218,8 +269,6 @@ def test_salary_best_a_is_a_maximum():
 
 
 def test_cats_or_curve_minima():
-    import numpy as np
-
     p = np.array([0.45, 0.55, 0.525])
     lb, ub, eps = claims.cats_or_epsilon_against_prior(p)
     assert lb[0] == pytest.approx(ub[1])  # eps_ub(p) = eps_lb(1 - p)
@@ -245,21 +294,28 @@ def test_patched_prior_mass_changes_salary_verdict(monkeypatch):
     claims.clear_cache()
 
 
-def _with_status(records, name, status):
-    return [dataclasses.replace(r, status=status) if r.name == name else r for r in records]
+def _with_status(name, status, monkeypatch):
+    original = registry.derivation_record
+
+    def record(n):
+        rec = original(n)
+        return dataclasses.replace(rec, status=status) if n == name else rec
+
+    monkeypatch.setattr(registry, "derivation_record", record)
 
 
 def test_patched_counterexample_changes_theorem1_verdict(monkeypatch):
+    from garesearch.paper import sec4_2_events
+
     claims.clear_cache()
     monkeypatch.setattr(
         attribute, "paper_counterexample",
         lambda: {"epsilon": 0.5, "posterior": 0.25, "bound": 0.3, "advantage": 0.05},
     )
-    monkeypatch.setattr(claims, "_exact_violations", list)
+    monkeypatch.setattr(sec4_2_events, "exact_violations", list)
     # the sympy derivation refutes the exponent independently: WRONG until it is patched too
     assert claims.check_claim("T1.AND_formula").verdict == "WRONG"
-    records = _with_status(derivations.all_derivations(), "and_event_distance", "proved")
-    monkeypatch.setattr(claims, "_derivation_records", lambda: records)
+    _with_status("and_event_distance", "proved", monkeypatch)
     assert claims.check_claim("T1.AND_formula").verdict == "CONFIRMED"
     monkeypatch.undo()
     claims.clear_cache()
@@ -275,75 +331,67 @@ def test_patched_worst_prior_changes_pprime_verdict(monkeypatch):
 # ------------------------------------------------------------------------------------------
 # the symbolic derivations enter the evidence
 # ------------------------------------------------------------------------------------------
-def _pairs_from_records():
-    return {(c, r.name) for r in derivations.all_derivations() for c in r.claims}
-
-
-def test_every_derivation_naming_a_claim_is_wired():
-    """Each (claim, derivation) pair of the derivation records has a decided kind, and the
-    table names no pair the records do not."""
-    table = {(c, name) for c, pairs in claims.DERIVATION_KINDS.items() for name, _ in pairs}
-    assert table == _pairs_from_records()
-    assert all(kind in ("result", "printed")
-               for pairs in claims.DERIVATION_KINDS.values() for _, kind in pairs)
-    for pairs in claims.DERIVATION_KINDS.values():
-        assert len({name for name, _ in pairs}) == len(pairs)
-    assert {c for c, _ in _pairs_from_records()} <= set(claims.claim_ids())
-    assert set(claims.derivations_by_claim()) == {c for c, _ in _pairs_from_records()}
+def test_every_derivation_is_named_by_a_claim_or_is_beyond_the_claims():
+    named = {n for c in paper.registered_claims().values() for n, _ in c.derivations}
+    assert named <= set(derivations.names())
+    assert named == set(derivations.names()) - NO_CLAIM
+    for name in NO_CLAIM:
+        r = derivations.get(name)
+        assert derivations.claims_of(name) == ()
+        assert (r.location == "beyond the paper") == name.startswith(("pointwise_", "truncated"))
+        assert r.location == "beyond the paper" or r.location.startswith("App. A.1")
+    assert derivations.claims_of("one_formula_noise_gencauchy") == ("A1.gencauchy_norm", "A1.gencauchy_mass")
+    assert claims.derivations_by_claim()["S4.1.worst_crit"] == (
+        "one_formula_worst_case_prior", "worst_prior_q1_critical_point")
+    assert claims.derivation_kind("S4.1.worst_crit", "worst_prior_q1_critical_point") == "printed"
+    assert claims.derivation_kind("S4.1.worst_crit", "eq_main") is None
 
 
 def test_derivation_checks_in_every_evidence(results):
-    records = {r.name: r for r in derivations.all_derivations()}
-    for claim_id, name in sorted(_pairs_from_records()):
-        r = records[name]
-        found = [c for c in results[claim_id].evidence.checks
-                 if c.text.startswith(f"sympy derivation {name} (")]
-        assert len(found) == 1, (claim_id, name)
-        check = found[0]
-        assert check.kind == dict(claims.DERIVATION_KINDS[claim_id])[name]
-        assert check.holds == (r.status != "refuted")
-        if r.status == "proved under conditions":
-            assert r.conditions in check.text
+    for claim_id, c in paper.registered_claims().items():
+        for name, kind in c.derivations:
+            r = derivations.get(name)
+            found = [ch for ch in results[claim_id].evidence.checks
+                     if ch.text.startswith(f"sympy derivation {name} (")]
+            assert len(found) == 1, (claim_id, name)
+            check = found[0]
+            assert check.kind == kind
+            assert check.holds == (r.status != "refuted")
+            if r.status == "proved under conditions":
+                assert r.conditions in check.text
 
 
 def test_refuted_derivation_fails_with_its_kind(monkeypatch):
     assert claims.check_claim("S3.2.posterior").verdict == "CONFIRMED"
-    records = _with_status(derivations.all_derivations(), "posterior_bound_sec32", "refuted")
-    monkeypatch.setattr(claims, "_derivation_records", lambda: records)
+    _with_status("posterior_bound_sec32", "refuted", monkeypatch)
     assert claims.check_claim("S3.2.posterior").verdict == "WRONG"
-    kinds = dict(claims.DERIVATION_KINDS)
-    kinds["S3.2.posterior"] = tuple((n, "printed") for n, _ in kinds["S3.2.posterior"])
-    monkeypatch.setattr(claims, "DERIVATION_KINDS", kinds)
+    c = paper.registered_claims()["S3.2.posterior"]
+    printed_kinds = tuple((n, "printed") for n, _ in c.derivations)
+    from garesearch.paper import _claim
+
+    monkeypatch.setitem(_claim._CLAIMS, "S3.2.posterior", dataclasses.replace(c, derivations=printed_kinds))
     assert claims.check_claim("S3.2.posterior").verdict == "TYPO"
 
 
-def test_a_derivation_without_a_decided_kind_still_counts(monkeypatch):
-    kinds = {k: v for k, v in claims.DERIVATION_KINDS.items() if k != "A1.scaling"}
-    monkeypatch.setattr(claims, "DERIVATION_KINDS", kinds)
-    r = claims.check_claim("A1.scaling")
-    (check,) = [c for c in r.evidence.checks if c.text.startswith("sympy derivation noise_scaling")]
-    assert check.kind == "result" and not check.holds
-    assert r.verdict == "WRONG"
-
-
 def test_spike_mechanism_breaks_the_b1_bound():
-    """M(0) = U[0,1], M(1) = 0.95 U[0,1] + 0.05 U[0,0.01]: exact values with fractions."""
-    sp = claims._spike_mechanism()
-    assert (sp["eps"], sp["delta"], sp["h"]) == (1.0, 0.05, 0.01)
-    f1 = Fraction(95, 100) + Fraction(5, 100) / Fraction(1, 100)  # 5.95 on [0, h]
-    # the only set where f1 > e f0 is [0, h]; the other direction never exceeds
-    excess = Fraction(1, 100) * f1 - Fraction(1, 100) * math.e
-    assert sp["excess"] == pytest.approx(float(excess), rel=1e-12)
-    assert sp["excess"] <= 0.05
-    assert sp["posterior"] == pytest.approx(float(f1 / (f1 + 1)), rel=1e-12)  # 595/695
-    assert sp["bound"] == pytest.approx(1 / (1 + 1 / (math.e + 0.05)), rel=1e-12)
-    assert sp["posterior"] > sp["bound"]
-    assert sp["mass"] == pytest.approx(0.0595, rel=1e-12)
+    """M(0) = U[0,1], M(1) = (1 - d) U[0,1] + d U[0,h]: exact values with fractions, for the
+    derivation's parameters and another set."""
+    from garesearch.paper.appB_approx_dp import spike_mechanism
 
-
-def test_sequential_composition_needs_independence():
-    # M1 = x xor B, M2 = B: output (1, 1) means B = 1 and x = 0
-    assert claims._shared_randomness_pair() == (0.5, 0.0)
+    for e, d, h in (("0.5", "0.01", "0.001"), ("1", "0.05", "0.01")):
+        sp = {k: float(v) if isinstance(v, mpmath.mpf) else v
+              for k, v in spike_mechanism(e, d, h).items()}
+        dd, hh = Fraction(d), Fraction(h)
+        f1 = (1 - dd) + dd / hh
+        # the only set where f1 > e^eps f0 is [0, h]; the other direction never exceeds
+        excess = hh * f1 - hh * math.exp(float(e))
+        assert sp["sup_S Pr[M(1) in S] - e^eps Pr[M(0) in S]"] == pytest.approx(float(excess), rel=1e-12)
+        assert sp["sup_S Pr[M(0) in S] - e^eps Pr[M(1) in S]"] == 0
+        assert float(excess) <= float(dd)
+        assert sp["posterior Pr[x = 1 | y < h]"] == pytest.approx(float(f1 / (f1 + 1)), rel=1e-12)
+        assert sp["B.1 bound"] == pytest.approx(1 / (1 + 1 / (math.exp(float(e)) + float(dd))), rel=1e-12)
+        assert sp["posterior Pr[x = 1 | y < h]"] > sp["B.1 bound"]
+        assert sp["Pr[y < h | x = 1]"] == pytest.approx(float(hh * f1), rel=1e-12)
 
 
 # ------------------------------------------------------------------------------------------
@@ -364,11 +412,12 @@ def test_json_command(results, capsys):
     cats = records[0]["evidence"]
     assert isinstance(cats["paper"], float) and cats["paper"] == 0.539
     assert isinstance(cats["computed"], float)
-    # S1.rescale: a TYPO whose failing check is the printed eps0*1000; sympy's "0" is a number
+    # S1.rescale: a TYPO whose failing check is the derivation refuting the printed eps0*1000
     rescale = records[1]
-    assert rescale["verdict"] == "TYPO" and rescale["failing"] == ["printed eps0*1000 minus 0.001*eps0"]
+    assert rescale["verdict"] == "TYPO" and len(rescale["failing"]) == 1
+    assert rescale["failing"][0].startswith("sympy derivation rescale_sec1 (refuted)")
     sides = [(c["lhs"], c["rhs"]) for c in rescale["evidence"]["checks"]]
-    assert (0, 0) in sides
+    assert (1.0, 1.0) in sides and (False, None) in sides
     full = json.loads(claims.to_json(list(results.values())))
     assert len(full["claims"]) == len(EXPECTED)
     assert {d["verdict"] for d in full["claims"]} <= set(claims.VERDICTS)
@@ -474,15 +523,6 @@ def test_theorem2_printed_counterexample_recomputed():
     assert res.evidence.computed == pytest.approx(post - p, rel=1e-9)
 
 
-def test_report_docstring_examples_run():
-    import doctest
-
-    from garesearch import claims_report
-
-    result = doctest.testmod(claims_report)
-    assert result.attempted >= 5 and result.failed == 0
-
-
 def test_report_renders_the_same_from_its_json(results, tmp_path):
     """claims.json holds everything the other formats show."""
     from garesearch import claims_report
@@ -491,6 +531,27 @@ def test_report_renders_the_same_from_its_json(results, tmp_path):
     records = json.loads(claims.to_json(chosen))["claims"]
     assert claims_report.to_markdown(records) == claims.to_markdown(chosen)
     assert claims_report.to_html(records) == claims.to_html(chosen)
-    assert claims_report.to_text(records) == claims._table(chosen)
+    assert claims_report.to_text(records) == claims.to_text(chosen)
     myst = claims_report.to_markdown(records, targets="myst")
     assert "(claim-s1-rescale)=\n## S1.rescale" in myst and "<a id=" not in myst
+
+
+# ------------------------------------------------------------------------------------------
+# the docstring examples of the paper's sections, the claims and the derivations run
+# ------------------------------------------------------------------------------------------
+_DOCTESTED = (
+    "garesearch.paper", "garesearch.paper.printed", "garesearch.paper.examples",
+    "garesearch.paper._claim", "garesearch.paper._proof", *(f"garesearch.paper.{s}" for s in paper.SECTION_NAMES),
+    "garesearch.claims", "garesearch.claims.registry", "garesearch.claims.verify",
+    "garesearch.claims.cli", "garesearch.claims.plots", "garesearch.derivations",
+    "garesearch.radius", "garesearch.lambertw", "garesearch.readme_numbers", "garesearch.claims_report",
+)
+
+
+@pytest.mark.parametrize("module", _DOCTESTED)
+def test_docstring_examples_run(module, capsys):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.failed == 0, capsys.readouterr().out

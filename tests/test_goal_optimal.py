@@ -394,7 +394,7 @@ def test_and_of_two_normals_bracket_is_certified():
     a = Attribute(Normal(0, 1), r=0.6, name="a")
     b = Attribute(Normal(0.5, 1.3), r=0.4, name="b")
     t = [1.0, -1.0]
-    res = optimal_epsilon(a & b, delta=DELTA, t=t, sides="upper", budget=2, max_nodes=400)
+    res = optimal_epsilon(a & b, delta=DELTA, t=t, sides="upper", budget=60, max_nodes=400)
     target = res.p + DELTA
     assert 0 < res.epsilon_lo < res.epsilon_hi  # the width reached in 2 s depends on the machine
     assert res.rel_width == pytest.approx((res.epsilon_hi - res.epsilon_lo) / res.epsilon_hi)

@@ -271,3 +271,17 @@ def test_no_noise_needed_is_inf():
 def test_bad_input(kwargs, match):
     with pytest.raises(ga.ParameterError, match=match):
         epsilon_optimal(Normal(0, 1), **kwargs)
+
+
+def test_the_inverted_kernel_binds_where_no_laplace_output_does():
+    """Values -1, 0, 1 with masses 0.15, 0.7, 0.15, r = 0, t = 0.  The inverted kernel
+    e^{eps|x|} gives V = 0.7 / (0.7 + 0.3 e^eps): the loss reaches delta = 0.1 at
+    eps = ln(0.7 * 0.4 / (0.6 * 0.3)).  The Laplace mechanism's outputs only reach
+    0.7 / (0.7 + 0.3 cosh eps) below, and its gain binds first, at -ln(0.7 * 0.2 / (0.8 * 0.3))."""
+    three = Categorical({-1.0: 0.15, 0.0: 0.7, 1.0: 0.15})
+    res = epsilon_optimal(three, r=0, delta=0.1)
+    assert res.binding == "lower" and res.centre == 0.0 and res.t == 0.0
+    assert res.epsilon == pytest.approx(math.log(0.7 * 0.4 / (0.6 * 0.3)), rel=1e-12)
+    assert res.epsilon_upper == pytest.approx(-math.log(0.7 * 0.2 / (0.8 * 0.3)), rel=1e-12)
+    lap = ga.exact_epsilon(three, ga.Laplace(), r=0, delta=0.1)
+    assert getattr(lap, "epsilon", lap) == pytest.approx(-math.log(0.7 * 0.2 / (0.8 * 0.3)), rel=1e-9)

@@ -141,3 +141,15 @@ def test_widgets_draw_with_agg():
     w = widgets.attribute_widget(plot=True)
     child(w, "r").value = 0.3
     assert w.result["epsilon"] > 0
+
+
+def test_attribute_state_shows_the_optimum_above_every_comparison_set():
+    """At t = mu for N(0, 1), r = 0.5, the optimum (over every mechanism) is never below the
+    comparison set's epsilon, and equals the optimal construction at that t."""
+    import garesearch as ga
+    from garesearch.priors import Normal
+    from garesearch.widgets import attribute_state
+
+    state = attribute_state(family="normal", scale=1.0, t_offset=0.0, r=0.5, delta=0.1)
+    assert state["epsilon_optimal"] >= state["epsilon"]
+    assert state["epsilon_optimal"] == ga.epsilon_for_attribute(Normal(0, 1), r=0.5, delta=0.1, t=0.0).epsilon

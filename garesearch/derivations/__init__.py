@@ -7,11 +7,17 @@ refutes it with a concrete counterexample evaluated with mpmath at 50 digits.  I
 a :class:`Derivation` record (name, paper location, statement and its LaTeX, status,
 conditions, counterexample, detail); the result is computed once and cached.
 
+The derivations live in :mod:`garesearch.paper`, one module per part of the paper, next to
+the claims they decide (each claim names its derivations: :func:`claims_of` gives them back
+per derivation).  This module is their registry and command line.
+
 >>> from garesearch import derivations
 >>> derivations.get("worst_prior_general_q_derivative").status
 'refuted'
 >>> len(derivations.all_derivations()) == len(derivations.names())
 True
+>>> derivations.claims_of("eq_main")
+('S3.2.eq_main',)
 
 Statuses: ``"proved"`` (holds as stated within the paper's assumptions),
 ``"proved under conditions"`` (holds with the extra conditions recorded in the record)
@@ -23,10 +29,9 @@ expressions (the ``one_formula_*`` derivations); the ``one_formula_noise_*`` der
 the same for the noise masses of :mod:`garesearch.noise` (App. A.1).  The derivations at
 location ``"beyond the paper"`` derive the pointwise bound of :mod:`garesearch.pointwise`.
 
-Submodules :mod:`~garesearch.derivations.lambertw` (the paper's iteration for Lambert's W
-against Newton's and Halley's) and :mod:`~garesearch.derivations.radius` (App. A: optimal
-radius, Lambert-W closed form for epsilon, brute-force check) hold the numerical side of
-Appendix A.
+The numerical side of Appendix A (the optimal radius, Lambert's W and the paper's iteration
+for it) is in :mod:`garesearch.radius` and :mod:`garesearch.lambertw`; the old paths
+``garesearch.derivations.radius`` and ``garesearch.derivations.lambertw`` still work and warn.
 
 Command line: ``python -m garesearch derivations [--json] [--name NAME]``.
 """
@@ -37,24 +42,18 @@ import importlib
 import json
 import sys
 
+from .. import paper
 from .._commands import OneLineParser
-from . import lambertw, radius
-from ._core import (
+from ..paper._proof import (
     PROVED,
     PROVED_UNDER_CONDITIONS,
     REFUTED,
     STATUSES,
     Derivation,
     ProofError,
-    registry,
 )
 
-# The derivation modules register their functions on import, in paper order.
-for _module in ("_posterior", "_univariate", "_events", "_composition", "_appendix_a", "_noise",
-                "_appendix_b", "_beyond"):
-    importlib.import_module(f".{_module}", __name__)
-
-_FUNCTIONS = registry()
+_FUNCTIONS = paper.registered_derivations()
 globals().update(_FUNCTIONS)
 
 __all__ = [
@@ -65,18 +64,32 @@ __all__ = [
     "Derivation",
     "ProofError",
     "all_derivations",
+    "claims_of",
     "get",
     "html_table",
-    "lambertw",
     "main",
     "names",
-    "radius",
+    "to_dict",
     *_FUNCTIONS,
 ]
 
+_MOVED = {"lambertw": "garesearch.lambertw", "radius": "garesearch.radius"}
+
+
+def __getattr__(name: str):
+    if name in _MOVED:  # the old submodules (they warn on import)
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 def names() -> list[str]:
-    """Names of all derivations, in paper order."""
+    """Names of all derivations, in paper order.
+
+    Examples
+    --------
+    >>> names()[:2]
+    ['rescale_sec1', 'posterior_bound_sec32']
+    """
     return list(_FUNCTIONS)
 
 
@@ -87,6 +100,11 @@ def get(name: str) -> Derivation:
     ------
     KeyError
         If there is no derivation of that name.
+
+    Examples
+    --------
+    >>> get("eq_main").status
+    'proved under conditions'
     """
     try:
         func = _FUNCTIONS[name]
@@ -96,8 +114,37 @@ def get(name: str) -> Derivation:
 
 
 def all_derivations() -> list[Derivation]:
-    """The records of all derivations, in paper order (each computed once, then cached)."""
+    """The records of all derivations, in paper order (each computed once, then cached).
+
+    Examples
+    --------
+    >>> sum(r.status == REFUTED for r in all_derivations())
+    16
+    """
     return [func() for func in _FUNCTIONS.values()]
+
+
+def claims_of(name: str) -> tuple[str, ...]:
+    """The ids of the claims that name derivation ``name`` (in report order).
+
+    Examples
+    --------
+    >>> claims_of("discrete_two_nearest")
+    ('S4.1.discrete_two_nearest', 'S6.cats_OR_worst')
+    """
+    return tuple(c.id for c in paper.registered_claims().values()
+                 if any(n == name for n, _ in c.derivations))
+
+
+def to_dict(record: Derivation) -> dict:
+    """A record as JSON-serialisable data, with the claims that name it (``"claims"``).
+
+    Examples
+    --------
+    >>> to_dict(get("eq_main"))["claims"]
+    ['S3.2.eq_main']
+    """
+    return {**record.to_dict(), "claims": list(claims_of(record.name))}
 
 
 # ------------------------------------------------------------------------------------------
@@ -174,7 +221,15 @@ def _full(r: Derivation) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m garesearch derivations``: print the table of derivations."""
+    """``python -m garesearch derivations``: print the table of derivations.
+
+    Examples
+    --------
+    >>> main(["--name", "rescale_sec1"])  # doctest: +ELLIPSIS
+    rescale_sec1  [refuted]
+    ...
+    0
+    """
     parser = OneLineParser(
         prog="python -m garesearch derivations",
         description="Every derivation of the paper, re-derived with sympy: proved, proved "
@@ -195,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.status:
         records = [r for r in records if r.status == args.status]
     if args.json:
-        print(json.dumps([r.to_dict() for r in records], indent=2))
+        print(json.dumps([to_dict(r) for r in records], indent=2))
     elif args.name:
         print(_full(records[0]))
     elif records:

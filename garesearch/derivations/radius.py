@@ -1,133 +1,18 @@
-r"""App. A: the optimal radius ``a`` for a uniform prior, and epsilon in closed form.
+"""Deprecated: this module moved to :mod:`garesearch.radius` (the numerical side of App. A
+belongs to the library; the derivations import it from there).  Every public name is still
+found here, with a :class:`DeprecationWarning`."""
 
-For a uniform prior in one dimension (:math:`\Pr[X'] = r/R`, comparison mass
-:math:`(a-r)/R`) the posterior bound of Eq. (main) with exponent ``a`` is
+import importlib
+import warnings
 
-.. math:: \Pr_{post}[X'] \le \frac{1}{1 + e^{-a\epsilon}(a-r)/r},
-
-minimised at :math:`a = r + 1/\epsilon` (value :math:`1/(1+(e^{\epsilon r+1}\epsilon
-r)^{-1})`).  Requiring it to be at most :math:`s = r/R + \delta` gives the Lambert-W closed
-form :math:`\epsilon r = W(s/(e(1-s)))`.  In ``n`` dimensions (Eq. (multdim))
-:math:`\Pr_{post}[X'] \le e^{a\epsilon}(r/a)^n`, minimised at :math:`a = n/\epsilon` with
-value :math:`(\epsilon e r/n)^n`.  The derivations are proved in
-:mod:`garesearch.derivations` (``optimal_radius_1d``, ``optimal_radius_ndim``,
-``lambert_closed_form``); :func:`bruteforce_epsilon` checks the closed form by direct
-numerical optimisation.
-"""
-
-from __future__ import annotations
-
-import math
-
-import numpy as np
-
-from .. import bound
-from .._backend import NUMPY
-from ..errors import ParameterError
-
-__all__ = [
-    "bruteforce_epsilon",
-    "lambert_epsilon",
-    "optimal_radius_1d",
-    "optimal_radius_ndim",
-    "radius_posterior_bound_1d",
-    "radius_posterior_bound_ndim",
-]
+_NEW = "garesearch.radius"
 
 
-def _positive(name, value):
-    if not (np.all(np.isfinite(value)) and np.all(np.asarray(value) > 0)):
-        raise ParameterError(f"{name} must be a finite number > 0; got {value}")
+def __getattr__(name: str):
+    new = importlib.import_module(_NEW)
+    if name not in new.__all__:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    warnings.warn(f"garesearch.derivations.radius moved to {_NEW}; import {name} from there",
+                  DeprecationWarning, stacklevel=2)
+    return getattr(new, name)
 
-
-def radius_posterior_bound_1d(epsilon, r, a):
-    r"""App. A, ``n = 1``: :math:`1/(1 + e^{-a\epsilon}(a-r)/r)` for ``a > r`` (uniform prior:
-    Eq. (main)'s bound with :math:`p \propto r`, :math:`q \propto a - r`)."""
-    _positive("epsilon", epsilon)
-    _positive("r", r)
-    a = np.asarray(a, dtype=float)
-    if np.any(a <= r):
-        raise ParameterError(f"a must be > r = {r}; got {a}")
-    return bound.posterior_bound_formula(epsilon, r, a - r, a, NUMPY)
-
-
-def optimal_radius_1d(epsilon, r):
-    r"""App. A, ``n = 1``: the ``a`` minimising the bound, :math:`a = r + 1/\epsilon`."""
-    _positive("epsilon", epsilon)
-    _positive("r", r)
-    return r + 1 / np.asarray(epsilon, dtype=float)
-
-
-def radius_posterior_bound_ndim(epsilon, r, a, n: int):
-    r"""App. A, Eq. (multdim): :math:`e^{a\epsilon}(r/a)^n`."""
-    _positive("epsilon", epsilon)
-    _positive("r", r)
-    _positive("a", a)
-    if not (isinstance(n, int) and n >= 1):
-        raise ParameterError(f"n must be an integer >= 1; got {n!r}")
-    return np.exp(np.asarray(a, dtype=float) * epsilon) * (r / np.asarray(a, dtype=float)) ** n
-
-
-def optimal_radius_ndim(epsilon, n: int):
-    r"""App. A, Eq. (multdim): the ``a`` minimising :math:`e^{a\epsilon}(r/a)^n` is :math:`n/\epsilon`."""
-    _positive("epsilon", epsilon)
-    if not (isinstance(n, int) and n >= 1):
-        raise ParameterError(f"n must be an integer >= 1; got {n!r}")
-    return n / np.asarray(epsilon, dtype=float)
-
-
-def _target(r, R, delta):
-    _positive("r", r)
-    _positive("R", R)
-    _positive("delta", delta)
-    s = r / R + delta
-    if not s < 1:
-        raise ParameterError(f"r/R + delta must be < 1 (else every epsilon works); got {s}")
-    return s
-
-
-def lambert_epsilon(*, r, R, delta, dps: int | None = None):
-    r"""App. A: :math:`\epsilon = W\!\left(\frac{s}{e(1-s)}\right)/r`, :math:`s = r/R + \delta`.
-
-    Uses :func:`scipy.special.lambertw` (``dps=None``) or :func:`mpmath.lambertw`.
-    """
-    s = _target(r, R, delta)
-    if dps is None:
-        from scipy.special import lambertw
-
-        return float(lambertw(s / (math.e * (1 - s))).real) / r
-    import mpmath
-
-    with mpmath.workdps(dps):
-        s = mpmath.mpf(r) / R + mpmath.mpf(delta)
-        return mpmath.re(mpmath.lambertw(s / (mpmath.e * (1 - s)))) / r
-
-
-def bruteforce_epsilon(*, r, R, delta, n_grid: int = 2001):
-    r"""The largest epsilon whose best radius keeps the bound at most :math:`r/R+\delta`,
-    found numerically (no calculus): for each epsilon the bound is minimised over ``a`` on a
-    log-spaced grid refined by bounded Brent, and epsilon is found by Brent's root finder.
-    Independent check of :func:`lambert_epsilon`.
-    """
-    from scipy.optimize import brentq, minimize_scalar
-
-    s = _target(r, R, delta)
-
-    def best_bound(eps):
-        a_grid = r + np.geomspace(1e-6, 1e3, n_grid) / eps
-        vals = radius_posterior_bound_1d(eps, r, a_grid)
-        i = int(np.argmin(vals))
-        lo, hi = a_grid[max(i - 1, 0)], a_grid[min(i + 1, n_grid - 1)]
-        res = minimize_scalar(
-            lambda a: float(radius_posterior_bound_1d(eps, r, a)), bounds=(lo, hi),
-            method="bounded", options={"xatol": 1e-12 * hi},
-        )
-        return min(float(res.fun), float(vals[i]))
-
-    hi = 1.0 / r
-    while best_bound(hi) < s:
-        hi *= 2
-    lo = hi / 2
-    while best_bound(lo) > s:
-        lo /= 2
-    return brentq(lambda e: best_bound(e) - s, lo, hi, xtol=1e-14, rtol=1e-13)

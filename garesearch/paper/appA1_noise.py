@@ -1,5 +1,7 @@
-r"""App. A.1 in code: the backend-generic formulas of :mod:`garesearch.noise`, evaluated with
-the sympy backend, are the integrals they claim to be ("one formula, defined once").
+r"""App. A.1: the noise masses (Laplace, generalised Cauchy) and the change of variables;
+and, "one formula, defined once", the backend-generic formulas of :mod:`garesearch.noise`
+evaluated with the sympy backend are the integrals they claim to be.  The derivations and the
+claims side by side.
 
 For each standard noise :math:`\eta` (density ``f``) :mod:`garesearch.noise` writes the mass
 :math:`P(a) = \int_{-a}^{a} f`, its inverse, the density and the density's inverse once,
@@ -14,14 +16,20 @@ with :func:`mpmath.quad` of the density.
 
 from __future__ import annotations
 
+import math
+
 import mpmath
 import sympy as sp
 
 from .. import noise
 from .._backend import MPMATH, NUMPY, sympy_backend
-from ._core import (
+from ._claim import Check, Evidence, claim
+from ._proof import (
+    PROVED,
+    REFUTED,
     Derivation,
     derivation,
+    latex,
     mp,
     proved,
     reduce_mod_square,
@@ -79,9 +87,9 @@ def _numeric_checks(kind: str, float_path: bool = True) -> dict:
     }
 
 
-def _record(name, what, statement, detail, summary, conditions, claims=()):
+def _record(name, what, statement, detail, summary, conditions):
     location = f"App. A.1; garesearch.noise.{what} (sympy backend)"
-    return proved(name, location, statement, detail, summary, conditions, claims)
+    return proved(name, location, statement, detail, summary, conditions)
 
 
 @derivation
@@ -121,7 +129,6 @@ def one_formula_noise_laplace() -> Derivation:
         f"is {mpmath.nstr(nums[next(iter(nums))], 3)}.",
         "noise.laplace_mass_formula(a) = integral of e^{-|x|}/2 over [-a, a]; inverse -log1p(-p)",
         "a >= 0, 0 <= p < 1, 0 < y <= 1/2; scale 1/epsilon for the paper's density",
-        claims=("A1.laplace",),
     )
 
 
@@ -246,7 +253,6 @@ def one_formula_noise_gencauchy() -> Derivation:
         "atan2(sqrt2 a, 1 - a^2) (the module docstring's rewriting of the antiderivative).",
         "noise.gencauchy_mass_formula(a) = integral of sqrt2/(pi(1+x^4)) over [-a, a]",
         "a >= 0 (the formula is for the mass of a symmetric interval)",
-        claims=("A1.gencauchy_norm", "A1.gencauchy_mass"),
     )
 
 
@@ -370,5 +376,278 @@ def one_formula_noise_scaling() -> Derivation:
         "gives the paper's a = -ln(1-p)/eps.",
         "the code's scaled noise is App. A.1's change of variables, corrected: density f(x/xi)/xi",
         "xi > 0, a >= 0, 0 <= p < 1",
-        claims=("A1.scaling",),
+    )
+
+
+# ------------------------------------------------------------------------------------------
+# App. A.1
+# ------------------------------------------------------------------------------------------
+@derivation
+def laplace_mass() -> Derivation:
+    r"""App. A.1: :math:`\int_{-a}^{a}\frac{\epsilon}{2}e^{-|x|\epsilon}dx = 1 - e^{-a\epsilon}`,
+    so :math:`a = -\ln(1-p)/\epsilon`.
+
+    Proof: by symmetry twice the integral over :math:`[0, a]` (sympy), and substituting
+    :math:`a = -\ln(1-p)/\epsilon` gives ``p``.
+    """
+    p = sp.Symbol("p", positive=True)
+    xp = sp.Symbol("x", positive=True)
+    mass = 2 * sp.integrate(eps / 2 * sp.exp(-xp * eps), (xp, 0, a))
+    require_zero(mass - (1 - sp.exp(-a * eps)), "mass")
+    require_zero(mass.subs(a, -sp.log(1 - p) / eps) - p, "a = -ln(1-p)/eps")
+    statement = sp.Eq(
+        sp.Integral(eps / 2 * sp.exp(-sp.Abs(x) * eps), (x, -a, a)), 1 - sp.exp(-a * eps),
+        evaluate=False,
+    )
+    return Derivation(
+        name="laplace_mass",
+        location="App. A.1, Laplace",
+        statement=statement,
+        latex=latex(statement),
+        status=PROVED,
+        conditions="epsilon > 0, 0 < p < 1",
+        counterexample=None,
+        detail="2 * integral over [0, a] = 1 - e^{-a eps}; solving for a gives -ln(1-p)/eps.",
+        summary="Laplace mass on [-a, a] is 1 - e^{-a eps}; a = -ln(1-p)/eps",
+    )
+
+
+def _gencauchy_antiderivative(t):
+    r"""An antiderivative of :math:`1/(1+t^4)` continuous on the whole real line
+    (:math:`t^2 \pm \sqrt2 t + 1 > 0`)."""
+    r2 = sp.sqrt(2)
+    return r2 / 8 * (
+        sp.log((t**2 + r2 * t + 1) / (t**2 - r2 * t + 1)) + 2 * sp.atan(r2 * t + 1)
+        + 2 * sp.atan(r2 * t - 1)
+    )
+
+
+def _check_antiderivative():
+    F = _gencauchy_antiderivative(x)
+    num, _ = sp.fraction(sp.together(sp.diff(F, x) - 1 / (1 + x**4)))
+    require(sp.expand(num) == 0, "F' = 1/(1+x^4)")
+    require(sp.discriminant(x**2 - sp.sqrt(2) * x + 1, x) < 0, "log argument has no pole")
+    return F
+
+
+@derivation
+def gencauchy_normalisation() -> Derivation:
+    r"""App. A.1: :math:`\frac{\sqrt2}{\pi}\frac{1}{1+|x|^4}` is a density.
+
+    Proof: :math:`F(x) = \frac{\sqrt2}{8}\left[\ln\frac{x^2+\sqrt2x+1}{x^2-\sqrt2x+1} +
+    2\arctan(\sqrt2x+1) + 2\arctan(\sqrt2x-1)\right]` has :math:`F' = 1/(1+x^4)` (checked)
+    and is continuous on the real line; the log term tends to 0 and each arctan to
+    :math:`\pm\pi/2` at :math:`\pm\infty`, so the integral is :math:`\sqrt2\pi/2 = \pi/\sqrt2`.
+    """
+    _check_antiderivative()
+    ratio = (x**2 + sp.sqrt(2) * x + 1) / (x**2 - sp.sqrt(2) * x + 1)
+    require(sp.limit(ratio, x, sp.oo) == 1 and sp.limit(ratio, x, -sp.oo) == 1, "log -> 0")
+    at_inf = sp.sqrt(2) / 8 * (2 * sp.atan(sp.oo) + 2 * sp.atan(sp.oo))
+    at_minf = sp.sqrt(2) / 8 * (2 * sp.atan(-sp.oo) + 2 * sp.atan(-sp.oo))
+    require_zero(at_inf - at_minf - sp.pi / sp.sqrt(2), "integral = pi/sqrt2")
+    with workdps():
+        total = mpmath.quad(lambda t: mpmath.sqrt(2) / mpmath.pi / (1 + t**4), [-mpmath.inf, 0, mpmath.inf])
+        require(abs(total - 1) < mp("1e-40"), "numeric: integrates to 1")
+    statement = sp.Eq(
+        sp.Integral(sp.sqrt(2) / sp.pi / (1 + x**4), (x, -sp.oo, sp.oo)), 1, evaluate=False
+    )
+    return Derivation(
+        name="gencauchy_normalisation",
+        location="App. A.1, generalised Cauchy density",
+        statement=statement,
+        latex=latex(statement),
+        status=PROVED,
+        conditions="",
+        counterexample=None,
+        detail="An explicit antiderivative (log + two arctan terms, checked by differentiation) "
+        "gives integral of 1/(1+x^4) over the real line = pi/sqrt2.",
+        summary="sqrt2/pi / (1 + x^4) integrates to 1",
+    )
+
+
+@derivation
+def gencauchy_unit_mass() -> Derivation:
+    r"""App. A.1: :math:`\int_{-1}^{1}\frac{\sqrt2}{\pi}\frac{dx}{1+x^4} \approx 0.78`.
+
+    Proof: with the antiderivative of :func:`gencauchy_normalisation`,
+    :math:`F(1) - F(0) = \frac{\sqrt2}{8}(\ln\frac{2+\sqrt2}{2-\sqrt2} + \pi)` (the
+    arctans at 1 add to :math:`\pi/2`, their arguments multiply to 1), and
+    :math:`(2+\sqrt2)/(2-\sqrt2) = (1+\sqrt2)^2`, so the mass is exactly
+    :math:`\frac12 + \frac{\ln(1+\sqrt2)}{\pi} = 0.780549\ldots`
+    """
+    F = _check_antiderivative()
+    r2 = sp.sqrt(2)
+    require(sp.expand(sp.radsimp((2 + r2) / (2 - r2))) == sp.expand((1 + r2) ** 2), "ratio")
+    require(sp.expand((r2 + 1) * (r2 - 1)) == 1, "arctan arguments multiply to 1")
+    exact = sp.Rational(1, 2) + sp.log(1 + r2) / sp.pi
+    mass = 2 * r2 / sp.pi * (F.subs(x, 1) - F.subs(x, 0))
+    with workdps():
+        quad = 2 * mpmath.sqrt(2) / mpmath.pi * mpmath.quad(lambda t: 1 / (1 + t**4), [0, 1])
+        closed = mpmath.mpf(1) / 2 + mpmath.log(1 + mpmath.sqrt(2)) / mpmath.pi
+        sym = mpmath.mpf(str(sp.N(mass, 60)))
+        require(abs(quad - closed) < mp("1e-45") and abs(sym - closed) < mp("1e-45"), "value")
+    statement = sp.Eq(
+        sp.Integral(sp.sqrt(2) / sp.pi / (1 + x**4), (x, -1, 1)), exact, evaluate=False
+    )
+    return Derivation(
+        name="gencauchy_unit_mass",
+        location="App. A.1, generalised Cauchy, probability 0.78",
+        statement=statement,
+        latex=latex(statement),
+        status=PROVED,
+        conditions="",
+        counterexample=None,
+        detail=f"Exactly 1/2 + ln(1+sqrt2)/pi = {mpmath.nstr(quad, 15)} (the paper's 0.78 is "
+        "this value rounded).",
+        summary="mass of [-1, 1] is 1/2 + ln(1+sqrt2)/pi = 0.7805",
+    )
+
+
+@derivation
+def noise_scaling() -> Derivation:
+    r"""App. A.1: :math:`p = \int_{-a}^{a} f(x)dx = \int_{-a}^{a} f(\xi x)\,d(\xi x) =
+    \int_{-a\xi}^{a\xi}\frac1\xi f(\xi x)\,dx`, so take :math:`a\xi` for the noise
+    :math:`\xi\eta`.
+
+    Refuted as printed (a typo; the conclusion holds).  The density of :math:`\xi\eta` is
+    :math:`f(x/\xi)/\xi`, and :math:`\int_{-a\xi}^{a\xi} f(x/\xi)/\xi\,dx = \int_{-a}^{a}
+    f = p` (substitution, checked with the Laplace density); the printed integrand
+    :math:`f(\xi x)/\xi` gives :math:`(1 - e^{-a\xi^2})/\xi^2` for Laplace, not ``p``.
+    """
+    xi = sp.Symbol("xi", positive=True)
+    xp = sp.Symbol("x", positive=True)
+    f = sp.Lambda(xp, sp.exp(-xp) / 2)  # standard Laplace on x >= 0 (symmetric)
+    p = 2 * sp.integrate(f(xp), (xp, 0, a))
+    correct = 2 * sp.integrate(f(xp / xi) / xi, (xp, 0, a * xi))
+    printed = 2 * sp.integrate(f(xi * xp) / xi, (xp, 0, a * xi))
+    require_zero(correct - p, "density f(x/xi)/xi gives p")
+    require_zero(printed - (1 - sp.exp(-a * xi**2)) / xi**2, "printed integrand value")
+    with workdps():
+        av, xv = mp(1), mp(2)
+        lap = lambda t: mpmath.exp(-abs(t)) / 2  # noqa: E731
+        gc = lambda t: mpmath.sqrt(2) / mpmath.pi / (1 + t**4)  # noqa: E731
+        ce = {
+            "a": av, "xi": xv,
+            "laplace_p": mpmath.quad(lap, [-av, 0, av]),
+            "laplace_printed": mpmath.quad(lambda t: lap(xv * t) / xv, [-av * xv, 0, av * xv]),
+            "laplace_correct": mpmath.quad(lambda t: lap(t / xv) / xv, [-av * xv, 0, av * xv]),
+            "gencauchy_p": mpmath.quad(gc, [-av, av]),
+            "gencauchy_printed": mpmath.quad(lambda t: gc(xv * t) / xv, [-av * xv, av * xv]),
+            "gencauchy_correct": mpmath.quad(lambda t: gc(t / xv) / xv, [-av * xv, av * xv]),
+        }
+        require(abs(ce["laplace_printed"] - ce["laplace_p"]) > mp("0.1"), "printed differs")
+        require(abs(ce["gencauchy_correct"] - ce["gencauchy_p"]) < mp("1e-40"), "correct equals p")
+    fn = sp.Function("f")
+    statement = sp.Eq(
+        sp.Integral(fn(x), (x, -a, a)), sp.Integral(fn(xi * x) / xi, (x, -a * xi, a * xi)),
+        evaluate=False,
+    )
+    return Derivation(
+        name="noise_scaling",
+        location="App. A.1, change of variables for the scaled noise",
+        statement=statement,
+        latex=latex(statement),
+        status=REFUTED,
+        conditions="noise xi * eta with eta of density f, xi > 0",
+        counterexample=ce,
+        detail="Corrected: p = integral_{-a xi}^{a xi} f(x/xi)/xi dx (density of xi*eta is "
+        "f(x/xi)/xi); the printed f(xi x) is a typo. The conclusion 'take a xi' holds: "
+        "Pr[|xi eta| <= a xi] = Pr[|eta| <= a] = p.",
+        summary="density of xi*eta is f(x/xi)/xi (paper: f(xi x)); 'take a xi' holds",
+    )
+
+
+# ------------------------------------------------------------------------------------------
+# The claims
+# ------------------------------------------------------------------------------------------
+@claim("A1.laplace", location="App A.1",
+       statement="int_{-a}^{a} eps/2 e^{-|x|eps} = 1-e^{-a eps};  a = -ln(1-p)/eps",
+       derivations={"laplace_mass": "result", "one_formula_noise_laplace": "result"})
+def _a1_laplace():
+    ev, av, pv = 2.0, 1.0, 0.9
+    with mpmath.workdps(30):
+        mass = float(mpmath.quad(lambda t: ev / 2 * mpmath.exp(-abs(t) * ev), [-av, 0, av]))
+    nm = _noise_mass(av, "laplace", 1 / ev)
+    inverse = float(noise.noise_bound(pv, noise="laplace", scale=1 / ev))
+    return Evidence(
+        paper="int_{-a}^{a} eps/2 e^{-|x|eps} = 1-e^{-a eps};  a = -ln(1-p)/eps",
+        computed="1 - e^{-a eps}; a = -ln(1-p)/eps",
+        checks=(
+            Check("quadrature of eps/2 e^{-|x| eps} over [-a, a] equals 1 - e^{-a eps} "
+                  "(eps = 2, a = 1)", "result", "close", mass, 1 - math.exp(-av * ev)),
+            Check("garesearch noise_mass (Laplace, scale 1/eps = 0.5, a = 1) = 1 - e^{-2}",
+                  "result", "close", nm, 1 - math.exp(-av * ev)),
+            Check("garesearch noise_bound (Laplace, scale 0.5, p = 0.9) = -ln(1-p)/eps", "result",
+                  "close", inverse, -math.log(1 - pv) / ev),
+        ),
+        explanation="Holds: the Laplace mass within a is 1 - e^{-a eps} and its inverse "
+                    "a = -ln(1-p)/eps.",
+    )
+
+
+def _noise_mass(av: float, kind: str, scale: float) -> float:
+    return float(noise.noise_mass(av, noise=kind, scale=scale))
+
+
+def _gencauchy_density(t):
+    return mpmath.sqrt(2) / mpmath.pi / (1 + t**4)
+
+
+@claim("A1.gencauchy_norm", location="App A.1",
+       statement="sqrt2/pi * 1/(1+|x|^4) is a density",
+       derivations={"gencauchy_normalisation": "result", "one_formula_noise_gencauchy": "result"})
+def _a1_gencauchy_norm():
+    with mpmath.workdps(30):
+        total = float(mpmath.quad(_gencauchy_density, [-mpmath.inf, -1, 0, 1, mpmath.inf]))
+    return Evidence(
+        paper=1.0, computed=total,
+        checks=(Check("quadrature of sqrt2/pi/(1+x^4) over the line equals 1", "result", "close",
+                      total, 1.0),),
+        explanation="Holds: the integral of 1/(1+x^4) over the real line is pi/sqrt(2).",
+    )
+
+
+@claim("A1.gencauchy_mass", location="App A.1",
+       statement="int_{-1}^{1} ~ 0.78",
+       derivations={"gencauchy_unit_mass": "result", "one_formula_noise_gencauchy": "result"})
+def _a1_gencauchy_mass():
+    with mpmath.workdps(30):
+        quad = float(mpmath.quad(_gencauchy_density, [-1, 0, 1]))
+    closed = (math.log(3 + 2 * math.sqrt(2)) + math.pi) / (2 * math.pi)
+    nm = _noise_mass(1.0, "gencauchy", 1.0)
+    return Evidence(
+        paper=0.78, computed=quad,
+        checks=(
+            Check("mpmath quadrature over [-1, 1]", "result", "approx", quad, 0.78, 2),
+            Check("closed form (ln(3+2 sqrt2) + pi)/(2 pi) equals the quadrature", "result",
+                  "close", closed, quad),
+            Check("garesearch noise_mass(1, gencauchy) equals the quadrature", "result",
+                  "close", nm, quad),
+        ),
+        explanation=f"Holds: the mass is (ln(3 + 2 sqrt2) + pi)/(2 pi) = {quad:.5f}.",
+    )
+
+
+@claim("A1.scaling", location="App A.1, change of variables",
+       statement="p = int_{-a}^{a} f(x)dx = int_{-a}^{a} f(xi x) d(xi x) = int_{-a xi}^{a xi} (1/xi) f(xi x) dx",
+       derivations={"noise_scaling": "printed", "one_formula_noise_scaling": "result"})
+def _a1_scaling():
+    from scipy.integrate import quad
+
+    def f(x):
+        return 0.5 * math.exp(-abs(x))  # Laplace density of eta
+
+    a, xi = 1.0, 2.0
+    p = quad(f, -a, a)[0]
+    printed_last = quad(lambda x: f(xi * x) / xi, -a * xi, a * xi)[0]
+    corrected = quad(lambda x: f(x / xi) / xi, -a * xi, a * xi)[0]
+    return Evidence(
+        paper="p = int_{-a}^{a} f(x)dx = int_{-a}^{a} f(xi x) d(xi x) = int_{-a xi}^{a xi} (1/xi) f(xi x) dx",
+        computed=f"Laplace, a = 1, xi = 2: p = {p:.4f}; printed last integral {printed_last:.4f}; with f(x/xi): {corrected:.4f}",
+        checks=(
+            Check("Pr[|xi eta| <= a xi] = int (1/xi) f(x/xi) over [-a xi, a xi] equals p", "result",
+                  "close", corrected, p),
+            Check("the printed last integral (1/xi) f(xi x) equals p", "printed", "close", printed_last, p),
+        ),
+        explanation="The conclusion holds (Pr[|xi eta| <= a xi] = Pr[|eta| <= a]: take a xi), but the change of variables is misprinted: with u = xi x, int_{-a}^{a} f(x) dx = int_{-a xi}^{a xi} (1/xi) f(u/xi) du, the density of xi eta; the printed f(xi x) (and the middle step int_{-a}^{a} f(xi x) d(xi x)) give another number (Laplace, a = 1, xi = 2: 0.245 instead of 0.632).",
     )

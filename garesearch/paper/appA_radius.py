@@ -1,15 +1,23 @@
 r"""App. A: the optimal radius (one and ``n`` dimensions), the Lambert-W closed form for
-epsilon, the paper's iteration for W; App. A.1: noise masses and the change of variables."""
+epsilon and the paper's iteration for W; the derivations and the claims side by side (the
+numbers come from :mod:`garesearch.radius` and :mod:`garesearch.lambertw`)."""
 
 from __future__ import annotations
 
+import math
+
 import mpmath
+import numpy as np
 import sympy as sp
 
-from ._core import (
+from .. import radius
+from .._backend import MPMATH, NUMPY, sympy_backend
+from ..lambertw import lambertw_iterates
+from . import printed
+from ._claim import Check, Evidence, claim
+from ._proof import (
     PROVED,
     PROVED_UNDER_CONDITIONS,
-    REFUTED,
     Derivation,
     derivation,
     latex,
@@ -18,8 +26,8 @@ from ._core import (
     require_zero,
     workdps,
 )
-from .lambertw import lambertw_iterates
 
+S = sympy_backend()
 a, eps, r, R, delta, s, n = sp.symbols("a epsilon r R delta s n", positive=True)
 x = sp.Symbol("x", real=True)
 w = sp.Symbol("w", real=True)
@@ -45,8 +53,11 @@ def optimal_radius_1d() -> Derivation:
     require_zero(sp.diff(h, a, 2).subs(a, a0) + eps * sp.exp(-a0 * eps) / r, "h''(a0) < 0")
     require_zero(sp.expand(h.subs(a, a0) - sp.exp(-(eps * r + 1)) / (eps * r)), "h(a0)")
     bound_at = 1 / (1 + h.subs(a, a0))
-    printed = 1 / (1 + 1 / (sp.exp(eps * r + 1) * eps * r))
-    require_zero(sp.expand(1 / bound_at - 1 / printed), "posterior bound value")
+    as_printed = printed.optimal_radius_bound_1d(eps, r, S)
+    require_zero(sp.expand(1 / bound_at - 1 / as_printed), "posterior bound value")
+    # the library's bound (garesearch.radius) is Eq. (main) with Pr[X'] ~ r, q ~ a - r
+    require_zero(sp.expand(1 / radius.radius_posterior_bound_1d_formula(eps, r, a, S) - 1 - h),
+                 "garesearch.radius: 1/(1 + h(a))")
     statement = sp.Eq(sp.Symbol(r"a_{opt}"), 1 / eps + r)
     return Derivation(
         name="optimal_radius_1d",
@@ -61,7 +72,6 @@ def optimal_radius_1d() -> Derivation:
         "bound 1/(1 + (e^{eps r + 1} eps r)^{-1}). With the sound exponent a + r the maximiser "
         "is the same and the bound becomes 1/(1 + (e^{2 eps r + 1} eps r)^{-1}).",
         summary="a = r + 1/eps; Post <= 1/(1 + (e^{eps r+1} eps r)^{-1})",
-        claims=("A.1D_opt",),
     )
 
 
@@ -81,11 +91,11 @@ def optimal_radius_ndim() -> Derivation:
     require_zero(sp.diff(L, a).subs(a, n / eps), "critical point n/eps")
     require_zero(sp.diff(L, a, 2) - n / a**2, "second derivative")
     val = sp.exp(L.subs(a, n / eps))
-    require_zero(sp.expand(sp.expand_log(sp.log(val) - n * sp.log(eps * sp.E * r / n), force=True)),
-                 "value (eps e r/n)^n")
+    require_zero(sp.expand(sp.expand_log(sp.log(val) - sp.log(printed.ndim_optimum(eps, r, n, S)),
+                                         force=True)), "value (eps e r/n)^n")
     statement = sp.And(
         sp.Eq(sp.Symbol(r"a_{opt}"), n / eps),
-        sp.Eq(sp.Symbol(r"\min_a e^{a\epsilon}(r/a)^n"), (eps * sp.E * r / n) ** n),
+        sp.Eq(sp.Symbol(r"\min_a e^{a\epsilon}(r/a)^n"), printed.ndim_optimum(eps, r, n, S)),
     )
     return Derivation(
         name="optimal_radius_ndim",
@@ -100,7 +110,6 @@ def optimal_radius_ndim() -> Derivation:
         detail="ln bound = a eps + n ln(r/a): derivative eps - n/a, second derivative n/a^2 > 0; "
         "minimum e^n (r eps/n)^n at a = n/eps.",
         summary="a = n/eps minimises e^{a eps}(r/a)^n; value (eps e r/n)^n",
-        claims=("A.ndim",),
     )
 
 
@@ -114,10 +123,10 @@ def lambert_closed_form() -> Derivation:
     :math:`x > 0`, so this is :math:`\epsilon r \le W(y)`; at :math:`\epsilon r = W(y)`
     (using :math:`e^{W(y)} = y/W(y)`) the bound is exactly ``s``.  Checked numerically
     against :func:`mpmath.lambertw` and by brute-force optimisation
-    (:func:`garesearch.derivations.radius.bruteforce_epsilon`).
+    (:func:`garesearch.radius.bruteforce_epsilon`).
     """
     xx = sp.Symbol("x", positive=True)
-    bound = 1 / (1 + 1 / (sp.exp(xx + 1) * xx))
+    bound = printed.optimal_radius_bound_1d(xx, 1, S)  # the bound of optimal_radius_1d, eps r = x
     u = sp.Symbol("u", positive=True)
     require_zero(bound.subs(sp.exp(xx + 1) * xx, u) - u / (u + 1), "bound = u/(u+1)")
     require_zero(sp.diff(u / (u + 1), u) - 1 / (u + 1) ** 2, "increasing in u")
@@ -131,9 +140,11 @@ def lambert_closed_form() -> Derivation:
         ss = rr / RR + dd
         yv = ss / (mpmath.e * (1 - ss))
         wv = mpmath.lambertw(yv).real
-        check = 1 / (1 + 1 / (mpmath.exp(wv + 1) * wv))
+        check = printed.optimal_radius_bound_1d(wv, 1, MPMATH)
         require(abs(check - ss) < mp("1e-45"), "numeric: bound at W = s")
-    statement = sp.Le(eps, sp.LambertW((r / R + delta) / (sp.E * (1 - (r / R + delta)))) / r)
+        library = radius.lambert_epsilon(r=1, R=10, delta="0.1", dps=50)
+        require(abs(library - wv / rr) < mp("1e-45"), "garesearch.radius.lambert_epsilon")
+    statement = sp.Le(eps, radius.lambert_epsilon_formula(r, R, delta, S))
     return Derivation(
         name="lambert_closed_form",
         location="App. A, Lambert W closed form",
@@ -147,7 +158,6 @@ def lambert_closed_form() -> Derivation:
         f"s/(e(1-s)) iff eps r <= W(s/(e(1-s))). Example r = 1, R = 10, delta = 0.1: "
         f"eps = {mpmath.nstr(wv, 12)}.",
         summary="eps r = W(s/(e(1-s))), s = r/R + delta",
-        claims=("A.lambert",),
     )
 
 
@@ -165,7 +175,7 @@ def lambert_w_paper_iteration() -> Derivation:
     inside the unit circle iff :math:`|c| < 1` and :math:`1 - 2c > 0`, i.e.
     :math:`-1 < c < 1/2`, i.e. :math:`-1/2 < W(y) < 1`, i.e.
     :math:`-e^{-1/2}/2 < y < e`; convergence is then linear (Newton: quadratic, Halley:
-    cubic; see :mod:`garesearch.derivations.lambertw`).  This is local convergence: from
+    cubic; see :mod:`garesearch.lambertw`).  This is local convergence: from
     the paper's :math:`w_0 = 1` the iterates can escape near the ends of the interval
     (at ``y = -0.3`` they jump past :math:`W = -1` and diverge).
     """
@@ -223,187 +233,116 @@ def lambert_w_paper_iteration() -> Derivation:
         "W = -1 and diverge, although a start near W(y) converges). App. A needs "
         "y = s/(e(1-s)) < e, i.e. s < e^2/(1+e^2) = 0.8808.",
         summary="paper's W iteration converges (linearly) only for -0.303 < y < e",
-        claims=("A.iteration",),
     )
 
 
 # ------------------------------------------------------------------------------------------
-# App. A.1
+# The claims (the calculus is the derivations' above; the numbers come from garesearch.radius
+# and garesearch.lambertw)
 # ------------------------------------------------------------------------------------------
-@derivation
-def laplace_mass() -> Derivation:
-    r"""App. A.1: :math:`\int_{-a}^{a}\frac{\epsilon}{2}e^{-|x|\epsilon}dx = 1 - e^{-a\epsilon}`,
-    so :math:`a = -\ln(1-p)/\epsilon`.
-
-    Proof: by symmetry twice the integral over :math:`[0, a]` (sympy), and substituting
-    :math:`a = -\ln(1-p)/\epsilon` gives ``p``.
-    """
-    p = sp.Symbol("p", positive=True)
-    xp = sp.Symbol("x", positive=True)
-    mass = 2 * sp.integrate(eps / 2 * sp.exp(-xp * eps), (xp, 0, a))
-    require_zero(mass - (1 - sp.exp(-a * eps)), "mass")
-    require_zero(mass.subs(a, -sp.log(1 - p) / eps) - p, "a = -ln(1-p)/eps")
-    statement = sp.Eq(
-        sp.Integral(eps / 2 * sp.exp(-sp.Abs(x) * eps), (x, -a, a)), 1 - sp.exp(-a * eps),
-        evaluate=False,
-    )
-    return Derivation(
-        name="laplace_mass",
-        location="App. A.1, Laplace",
-        statement=statement,
-        latex=latex(statement),
-        status=PROVED,
-        conditions="epsilon > 0, 0 < p < 1",
-        counterexample=None,
-        detail="2 * integral over [0, a] = 1 - e^{-a eps}; solving for a gives -ln(1-p)/eps.",
-        summary="Laplace mass on [-a, a] is 1 - e^{-a eps}; a = -ln(1-p)/eps",
-        claims=("A1.laplace",),
+@claim("A.1D_opt", location="App A, n=1",
+       statement="a = 1/eps + r;  Post <= 1/(1+(e^{eps r+1} eps r)^{-1})",
+       derivations={"optimal_radius_1d": "result"})
+def _a_1d_opt():
+    ev, rv = 0.5, 1.0
+    a_star = float(radius.optimal_radius_1d(ev, rv))
+    at_star = float(radius.radius_posterior_bound_1d(ev, rv, a_star))
+    grid = np.asarray(radius.radius_posterior_bound_1d(ev, rv, np.linspace(1.001, 40.0, 40000)))
+    return Evidence(
+        paper="a = 1/eps + r;  Post <= 1/(1+(e^{eps r+1} eps r)^{-1})",
+        computed=f"a* = 1/eps + r; eps = 0.5, r = 1: a* = {a_star:g}, bound {at_star:.6g}",
+        checks=(
+            Check("garesearch.radius.optimal_radius_1d(eps = 0.5, r = 1) equals 1/eps + r",
+                  "result", "close", a_star, 1 / ev + rv),
+            Check("the bound at a* is the smallest over a grid of 40000 radii in (r, 40]",
+                  "result", "le", at_star, float(grid.min()) * (1 + 1e-12)),
+            Check("the bound at a* equals the printed 1/(1+(e^{eps r+1} eps r)^{-1})", "result",
+                  "close", at_star, float(printed.optimal_radius_bound_1d(ev, rv, NUMPY))),
+        ),
+        explanation="Holds (calculus): e^{-a eps}(a - r)/r is largest at a = 1/eps + r, giving "
+                    "the printed bound. With the sound exponent (distance a + r) the same calculus "
+                    "gives a = 1/eps + r for the radius and the bound 1/(1 + (e^{2 eps r + 1} eps "
+                    "r)^{-1}).",
     )
 
 
-def _gencauchy_antiderivative(t):
-    r"""An antiderivative of :math:`1/(1+t^4)` continuous on the whole real line
-    (:math:`t^2 \pm \sqrt2 t + 1 > 0`)."""
-    r2 = sp.sqrt(2)
-    return r2 / 8 * (
-        sp.log((t**2 + r2 * t + 1) / (t**2 - r2 * t + 1)) + 2 * sp.atan(r2 * t + 1)
-        + 2 * sp.atan(r2 * t - 1)
+@claim("A.lambert", location="App A, Lambert W closed form",
+       statement="eps <= W((r/R+delta)/(e(1-(r/R+delta))))/r",
+       derivations={"lambert_closed_form": "result"})
+def _a_lambert():
+    rv, Rv, dv = 1.0, 10.0, 0.1
+    closed = radius.lambert_epsilon(r=rv, R=Rv, delta=dv)
+    brute = radius.bruteforce_epsilon(r=rv, R=Rv, delta=dv)
+    with mpmath.workdps(30):
+        w = radius.lambert_epsilon(r=rv, R=Rv, delta=dv, dps=30) * rv
+        at_w = float(printed.optimal_radius_bound_1d(w, 1, MPMATH))
+    return Evidence(
+        paper="eps <= W((r/R+delta)/(e(1-(r/R+delta))))/r",
+        computed=closed,
+        checks=(
+            Check("the bound of A.1D_opt at eps r = W(y) equals r/R + delta (r = 1, R = 10, "
+                  "delta = 0.1)", "result", "close", at_w, rv / Rv + dv),
+            Check("the closed form equals a brute-force search over eps and a "
+                  "(garesearch.radius.bruteforce_epsilon)", "result", "close", closed, brute),
+        ),
+        explanation="Holds: e^{eps r} eps r <= y inverts to eps r <= W(y) because x e^x increases "
+                    "for x >= 0; at eps r = W(y) the bound equals r/R + delta.",
     )
 
 
-def _check_antiderivative():
-    F = _gencauchy_antiderivative(x)
-    num, _ = sp.fraction(sp.together(sp.diff(F, x) - 1 / (1 + x**4)))
-    require(sp.expand(num) == 0, "F' = 1/(1+x^4)")
-    require(sp.discriminant(x**2 - sp.sqrt(2) * x + 1, x) < 0, "log argument has no pole")
-    return F
-
-
-@derivation
-def gencauchy_normalisation() -> Derivation:
-    r"""App. A.1: :math:`\frac{\sqrt2}{\pi}\frac{1}{1+|x|^4}` is a density.
-
-    Proof: :math:`F(x) = \frac{\sqrt2}{8}\left[\ln\frac{x^2+\sqrt2x+1}{x^2-\sqrt2x+1} +
-    2\arctan(\sqrt2x+1) + 2\arctan(\sqrt2x-1)\right]` has :math:`F' = 1/(1+x^4)` (checked)
-    and is continuous on the real line; the log term tends to 0 and each arctan to
-    :math:`\pm\pi/2` at :math:`\pm\infty`, so the integral is :math:`\sqrt2\pi/2 = \pi/\sqrt2`.
-    """
-    _check_antiderivative()
-    ratio = (x**2 + sp.sqrt(2) * x + 1) / (x**2 - sp.sqrt(2) * x + 1)
-    require(sp.limit(ratio, x, sp.oo) == 1 and sp.limit(ratio, x, -sp.oo) == 1, "log -> 0")
-    at_inf = sp.sqrt(2) / 8 * (2 * sp.atan(sp.oo) + 2 * sp.atan(sp.oo))
-    at_minf = sp.sqrt(2) / 8 * (2 * sp.atan(-sp.oo) + 2 * sp.atan(-sp.oo))
-    require_zero(at_inf - at_minf - sp.pi / sp.sqrt(2), "integral = pi/sqrt2")
-    with workdps():
-        total = mpmath.quad(lambda t: mpmath.sqrt(2) / mpmath.pi / (1 + t**4), [-mpmath.inf, 0, mpmath.inf])
-        require(abs(total - 1) < mp("1e-40"), "numeric: integrates to 1")
-    statement = sp.Eq(
-        sp.Integral(sp.sqrt(2) / sp.pi / (1 + x**4), (x, -sp.oo, sp.oo)), 1, evaluate=False
-    )
-    return Derivation(
-        name="gencauchy_normalisation",
-        location="App. A.1, generalised Cauchy density",
-        statement=statement,
-        latex=latex(statement),
-        status=PROVED,
-        conditions="",
-        counterexample=None,
-        detail="An explicit antiderivative (log + two arctan terms, checked by differentiation) "
-        "gives integral of 1/(1+x^4) over the real line = pi/sqrt2.",
-        summary="sqrt2/pi / (1 + x^4) integrates to 1",
-        claims=("A1.gencauchy_norm",),
+@claim("A.iteration", location="App A, iterative method for W",
+       statement="w0=1, w_{n+1} = w_{n-1} - (w_{n-1}e^{w_n}-y)/((w_n+1)e^{w_n})",
+       derivations={"lambert_w_paper_iteration": "printed"})
+def _a_iteration():
+    ys = [0.1, 1.0, 5.0, 10.0]
+    ref = [float(mpmath.lambertw(y).real) for y in ys]
+    newton = [float(lambertw_iterates(y, "newton", maxiter=60)[-1]) for y in ys]
+    as_printed = [float(lambertw_iterates(y, "paper", maxiter=60)[-1]) for y in ys]
+    newton_ok = all(math.isclose(a, b, rel_tol=1e-12) for a, b in zip(newton, ref, strict=True))
+    printed_ok = all(math.isfinite(a) and math.isclose(a, b, rel_tol=1e-6)
+                     for a, b in zip(as_printed, ref, strict=True))
+    return Evidence(
+        paper="w0=1, w_{n+1} = w_{n-1} - (w_{n-1}e^{w_n}-y)/((w_n+1)e^{w_n})",
+        computed=(f"W(5), W(10): printed iteration after 60 steps -> {as_printed[2]:.4g}, "
+                  f"{as_printed[3]:.4g}; Newton -> {newton[2]:.6f}, {newton[3]:.6f}"),
+        checks=(
+            Check("Newton's iteration w_{n+1} = w_n - (w_n e^{w_n} - y)/((w_n+1) e^{w_n}) reaches "
+                  "W(y) for y = 0.1, 1, 5, 10", "result", "true", newton_ok),
+            Check("the printed iteration (w_{n-1} in two places) reaches W(y) for the same y",
+                  "printed", "true", printed_ok),
+        ),
+        explanation=(
+            "Typo in the indices: the method is Newton's, w_{n+1} = w_n - (w_n e^{w_n} - y)/"
+            "((w_n + 1) e^{w_n}), which from w_0 = 1 converges to W(y) for every y > -1/e. As "
+            "printed (w_{n-1} twice) it needs two starting values and converges only linearly and "
+            "only for W(y) in (-1/2, 1), i.e. -0.303 < y < e (its linearisation has roots of "
+            "l^2 + c l - c with c = W/(W+1)); it fails for y = 5 and 10 (after 60 steps "
+            f"{as_printed[2]:.3g} and {as_printed[3]:.3g}). App. A needs y = s/(e(1-s)) with "
+            "s = r/R + delta, below e only for s < e^2/(1+e^2) = 0.881."
+        ),
     )
 
 
-@derivation
-def gencauchy_unit_mass() -> Derivation:
-    r"""App. A.1: :math:`\int_{-1}^{1}\frac{\sqrt2}{\pi}\frac{dx}{1+x^4} \approx 0.78`.
-
-    Proof: with the antiderivative of :func:`gencauchy_normalisation`,
-    :math:`F(1) - F(0) = \frac{\sqrt2}{8}(\ln\frac{2+\sqrt2}{2-\sqrt2} + \pi)` (the
-    arctans at 1 add to :math:`\pi/2`, their arguments multiply to 1), and
-    :math:`(2+\sqrt2)/(2-\sqrt2) = (1+\sqrt2)^2`, so the mass is exactly
-    :math:`\frac12 + \frac{\ln(1+\sqrt2)}{\pi} = 0.780549\ldots`
-    """
-    F = _check_antiderivative()
-    r2 = sp.sqrt(2)
-    require(sp.expand(sp.radsimp((2 + r2) / (2 - r2))) == sp.expand((1 + r2) ** 2), "ratio")
-    require(sp.expand((r2 + 1) * (r2 - 1)) == 1, "arctan arguments multiply to 1")
-    exact = sp.Rational(1, 2) + sp.log(1 + r2) / sp.pi
-    mass = 2 * r2 / sp.pi * (F.subs(x, 1) - F.subs(x, 0))
-    with workdps():
-        quad = 2 * mpmath.sqrt(2) / mpmath.pi * mpmath.quad(lambda t: 1 / (1 + t**4), [0, 1])
-        closed = mpmath.mpf(1) / 2 + mpmath.log(1 + mpmath.sqrt(2)) / mpmath.pi
-        sym = mpmath.mpf(str(sp.N(mass, 60)))
-        require(abs(quad - closed) < mp("1e-45") and abs(sym - closed) < mp("1e-45"), "value")
-    statement = sp.Eq(
-        sp.Integral(sp.sqrt(2) / sp.pi / (1 + x**4), (x, -1, 1)), exact, evaluate=False
-    )
-    return Derivation(
-        name="gencauchy_unit_mass",
-        location="App. A.1, generalised Cauchy, probability 0.78",
-        statement=statement,
-        latex=latex(statement),
-        status=PROVED,
-        conditions="",
-        counterexample=None,
-        detail=f"Exactly 1/2 + ln(1+sqrt2)/pi = {mpmath.nstr(quad, 15)} (the paper's 0.78 is "
-        "this value rounded).",
-        summary="mass of [-1, 1] is 1/2 + ln(1+sqrt2)/pi = 0.7805",
-        claims=("A1.gencauchy_mass",),
-    )
-
-
-@derivation
-def noise_scaling() -> Derivation:
-    r"""App. A.1: :math:`p = \int_{-a}^{a} f(x)dx = \int_{-a}^{a} f(\xi x)\,d(\xi x) =
-    \int_{-a\xi}^{a\xi}\frac1\xi f(\xi x)\,dx`, so take :math:`a\xi` for the noise
-    :math:`\xi\eta`.
-
-    Refuted as printed (a typo; the conclusion holds).  The density of :math:`\xi\eta` is
-    :math:`f(x/\xi)/\xi`, and :math:`\int_{-a\xi}^{a\xi} f(x/\xi)/\xi\,dx = \int_{-a}^{a}
-    f = p` (substitution, checked with the Laplace density); the printed integrand
-    :math:`f(\xi x)/\xi` gives :math:`(1 - e^{-a\xi^2})/\xi^2` for Laplace, not ``p``.
-    """
-    xi = sp.Symbol("xi", positive=True)
-    xp = sp.Symbol("x", positive=True)
-    f = sp.Lambda(xp, sp.exp(-xp) / 2)  # standard Laplace on x >= 0 (symmetric)
-    p = 2 * sp.integrate(f(xp), (xp, 0, a))
-    correct = 2 * sp.integrate(f(xp / xi) / xi, (xp, 0, a * xi))
-    printed = 2 * sp.integrate(f(xi * xp) / xi, (xp, 0, a * xi))
-    require_zero(correct - p, "density f(x/xi)/xi gives p")
-    require_zero(printed - (1 - sp.exp(-a * xi**2)) / xi**2, "printed integrand value")
-    with workdps():
-        av, xv = mp(1), mp(2)
-        lap = lambda t: mpmath.exp(-abs(t)) / 2  # noqa: E731
-        gc = lambda t: mpmath.sqrt(2) / mpmath.pi / (1 + t**4)  # noqa: E731
-        ce = {
-            "a": av, "xi": xv,
-            "laplace_p": mpmath.quad(lap, [-av, 0, av]),
-            "laplace_printed": mpmath.quad(lambda t: lap(xv * t) / xv, [-av * xv, 0, av * xv]),
-            "laplace_correct": mpmath.quad(lambda t: lap(t / xv) / xv, [-av * xv, 0, av * xv]),
-            "gencauchy_p": mpmath.quad(gc, [-av, av]),
-            "gencauchy_printed": mpmath.quad(lambda t: gc(xv * t) / xv, [-av * xv, av * xv]),
-            "gencauchy_correct": mpmath.quad(lambda t: gc(t / xv) / xv, [-av * xv, av * xv]),
-        }
-        require(abs(ce["laplace_printed"] - ce["laplace_p"]) > mp("0.1"), "printed differs")
-        require(abs(ce["gencauchy_correct"] - ce["gencauchy_p"]) < mp("1e-40"), "correct equals p")
-    fn = sp.Function("f")
-    statement = sp.Eq(
-        sp.Integral(fn(x), (x, -a, a)), sp.Integral(fn(xi * x) / xi, (x, -a * xi, a * xi)),
-        evaluate=False,
-    )
-    return Derivation(
-        name="noise_scaling",
-        location="App. A.1, change of variables for the scaled noise",
-        statement=statement,
-        latex=latex(statement),
-        status=REFUTED,
-        conditions="noise xi * eta with eta of density f, xi > 0",
-        counterexample=ce,
-        detail="Corrected: p = integral_{-a xi}^{a xi} f(x/xi)/xi dx (density of xi*eta is "
-        "f(x/xi)/xi); the printed f(xi x) is a typo. The conclusion 'take a xi' holds: "
-        "Pr[|xi eta| <= a xi] = Pr[|eta| <= a] = p.",
-        summary="density of xi*eta is f(x/xi)/xi (paper: f(xi x)); 'take a xi' holds",
-        claims=("A1.scaling",),
+@claim("A.ndim", location="App A, Eq.(multdim)",
+       statement="Post <= e^{a eps}(r/a)^n, minimised at a=n/eps: (eps e r/n)^n",
+       derivations={"optimal_radius_ndim": "result"})
+def _a_ndim():
+    ev, rv, n = 0.5, 1.0, 3
+    a_star = float(radius.optimal_radius_ndim(ev, n))
+    at_star = float(radius.radius_posterior_bound_ndim(ev, rv, a_star, n))
+    grid = np.asarray(radius.radius_posterior_bound_ndim(ev, rv, np.linspace(0.01, 40.0, 40000), n))
+    return Evidence(
+        paper="Post <= e^{a eps}(r/a)^n, minimised at a=n/eps: (eps e r/n)^n",
+        computed=f"a* = n/eps; eps = 0.5, r = 1, n = 3: a* = {a_star:g}, value {at_star:.6g}",
+        checks=(
+            Check("garesearch.radius.optimal_radius_ndim(eps = 0.5, n = 3) equals n/eps",
+                  "result", "close", a_star, n / ev),
+            Check("the bound at a* is the smallest over a grid of 40000 radii in (0, 40]",
+                  "result", "le", at_star, float(grid.min()) * (1 + 1e-12)),
+            Check("the value there equals the printed (eps e r/n)^n", "result", "close", at_star,
+                  float(printed.ndim_optimum(ev, rv, n, NUMPY))),
+        ),
+        explanation="Holds (calculus): the log of e^{a eps}(r/a)^n is convex in a with minimum at "
+                    "a = n/eps, value (eps e r/n)^n. (The bound itself needs the ball of radius a "
+                    "around each point of X' inside the domain.)",
     )

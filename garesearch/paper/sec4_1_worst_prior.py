@@ -1,12 +1,19 @@
-r"""Sec. 4.1, the univariate case: the comparison set :math:`\hat X'_a`, uniform and normal
-priors, the worst-case prior (for ``q = 1`` and general ``q``) and discrete sets of priors."""
+r"""Sec. 4.1, the worst prior: for ``q = 1`` and for general ``q``, and for discrete sets of
+priors; the derivations and the claims side by side."""
 
 from __future__ import annotations
 
+import math
+
 import mpmath
+import numpy as np
 import sympy as sp
 
-from ._core import (
+from .. import bound
+from .._backend import MPMATH, NUMPY, sympy_backend
+from . import printed
+from ._claim import Check, Evidence, claim
+from ._proof import (
     PROVED,
     PROVED_UNDER_CONDITIONS,
     REFUTED,
@@ -15,176 +22,64 @@ from ._core import (
     latex,
     mp,
     require,
+    require_equal_logs,
     require_zero,
     workdps,
 )
-from ._posterior import correct_worst_prior_derivative, worst_prior_quadratic
+from .examples import DELTA, cats_events, two_sided
 
+S = sympy_backend()
 p, q, delta, R, a, r, t, eps = sp.symbols("p q delta R a r t epsilon", positive=True)
 x, u = sp.symbols("x u", real=True)
 
 
-# ------------------------------------------------------------------------------------------
-# The comparison set
-# ------------------------------------------------------------------------------------------
-@derivation
-def comparison_set_distance() -> Derivation:
-    r"""Sec. 4.1: :math:`\{x \mid \forall x' \in X'\colon d(x,x') \le a\} \setminus X' =
-    \{x \mid r < d(x,t) \le a\}`, with ``a`` the distance in the exponent.
+def correct_worst_prior_derivative(prior, d, qq):
+    r"""d/dp of :math:`\ln\frac{(q-p)(p+\delta)}{p(1-p-\delta)}`: the corrected df/dp of Sec. 4.1."""
+    return -1 / (qq - prior) + 1 / (prior + d) - 1 / prior + 1 / (1 - prior - d)
 
-    Refuted.  On the real line with :math:`X' = [t-r, t+r]` and :math:`x = t + \rho`,
-    :math:`|x - (t+u)| = \rho - u` is linear in :math:`u \in [-r, r]`, so its maximum is
-    at :math:`u = -r`: :math:`\sup_{x' \in X'} d(x,x') = d(x,t) + r`.  Hence the left set is
-    :math:`\{x : d(x,t) \le a - r\}\setminus X'` and the largest distance between
-    :math:`\{r < d(x,t) \le a\}` and :math:`X'` is :math:`a + r`, not ``a``.
-    """
-    rho = sp.Symbol("rho", positive=True)
-    dist = rho - u  # |x - x'| for x = t + rho, x' = t + u, u in [-r, r], rho > r
-    require(sp.diff(dist, u) == -1, "distance decreases in u: maximum at u = -r")
-    require_zero(dist.subs(u, -r) - (rho + r), "sup distance = d(x,t) + r")
-    with workdps():
-        tt, rr, aa = mp(0), mp(1), mp(2)
-        xx, xp = tt + aa, tt - rr
-        ce = {
-            "t": tt, "r": rr, "a": aa, "x": xx, "x_prime": xp,
-            "d(x,t)": abs(xx - tt), "d(x',t)": abs(xp - tt), "d(x,x')": abs(xx - xp),
-        }
-    require(ce["d(x,x')"] > aa, "counterexample exceeds a")
-    statement = sp.Eq(sp.Symbol(r"\sup_{x \in \hat X'_a,\ x' \in X'} d(x,x')"), a)
-    return Derivation(
-        name="comparison_set_distance",
-        location="Sec. 4.1 (univariate), definition of X-hat_a; used in Thm 1 and Sec. 6",
-        statement=statement,
-        latex=latex(statement),
-        status=REFUTED,
-        conditions="X' = B(t, r) on the real line (any normed space behaves the same way)",
-        counterexample=ce,
-        detail="sup over x' in X' of d(x,x') is d(x,t) + r, so {x : for all x' in X', "
-        "d(x,x') <= a} = {d(x,t) <= a - r}, and the largest distance between "
-        "{r < d(x,t) <= a} and X' is a + r. Corrected: put a + r (the true largest distance) in "
-        "the exponent of Eq. (main), or keep exponent a and use the set {r < d(x,t) <= a - r}.",
-        summary="largest distance between X-hat_a and X' is a + r, not a",
-        claims=("S4.1.Xhat_def",),
+
+def worst_prior_quadratic(prior, d, qq):
+    r"""Numerator of the corrected df/dp: :math:`Q(p) = (q-1)p^2 + 2q\delta p - q\delta(1-\delta)`."""
+    return (qq - 1) * prior**2 + 2 * qq * d * prior - qq * d * (1 - d)
+
+
+@derivation
+def one_formula_worst_case_prior() -> Derivation:
+    r"""``bound.worst_case_prior_formula`` solves the corrected derivative, and equals
+    :math:`(1-\delta)/2` at ``q = 1``; ``worst_case_epsilon_formula`` at ``q = 1`` is
+    :math:`2\ln\frac{1+\delta}{1-\delta}/a`."""
+    generic = bound.worst_case_prior_formula(delta, q, S)
+    radicand = q * delta * (q + delta - 1)
+    pp = sp.Symbol("p", positive=True)
+    quadratic = worst_prior_quadratic(pp, delta, q)
+    require_zero(
+        correct_worst_prior_derivative(pp, delta, q)
+        - quadratic / (pp * (q - pp) * (pp + delta) * (1 - pp - delta)),
+        "df/dp = Q(p) / (p (q-p) (p+delta) (1-p-delta))",
     )
-
-
-@derivation
-def uniform_prior() -> Derivation:
-    r"""Sec. 4.1, uniform prior: :math:`\Pr[X'] = 2r/R` and :math:`g(a) = 2a/R`.
-
-    Proof: with the prior uniform on an interval of length ``R`` and
-    :math:`[t-a, t+a]` inside it, :math:`g(z) = \int_{t-z}^{t+z} dx/R = 2z/R` for
-    :math:`z \le a`.  If ``t`` is closer than ``z`` to an end, :math:`g(z) < 2z/R`
-    (at an end, :math:`z/R`).
-    """
-    z = sp.Symbol("z", positive=True)
-    g = sp.integrate(1 / R, (x, t - z, t + z))
-    require_zero(g - 2 * z / R, "g(z) = 2z/R")
-    g_end = sp.integrate(1 / R, (x, 0, z))  # t at the end 0 of [0, R]
-    require_zero(g_end - z / R, "g(z) = z/R at an end")
-    statement = sp.And(sp.Eq(sp.Symbol(r"\Pr[X']"), 2 * r / R), sp.Eq(sp.Function("g")(a), 2 * a / R))
+    num, _ = sp.fraction(sp.together(quadratic.subs(pp, generic)))
+    require(sp.expand(num) == 0, "p* solves Q(p) = 0, i.e. the corrected df/dp = 0")
+    require_zero(generic.subs(q, 1) - (1 - delta) / 2, "q = 1 gives (1-delta)/2")
+    w_eps = bound.worst_case_epsilon_formula(delta, sp.Integer(1), a, S)
+    require_equal_logs(
+        a * w_eps, 2 * sp.log((1 + delta) / (1 - delta)), "worst_case_epsilon_formula at q = 1"
+    )
+    as_printed = q * delta * (1 - delta) / (q * delta + sp.sqrt(radicand))
+    statement = sp.Eq(generic, as_printed, evaluate=False)
     return Derivation(
-        name="uniform_prior",
-        location="Sec. 4.1, Uniform distribution",
+        name="one_formula_worst_case_prior",
+        location="garesearch.bound.worst_case_prior_formula / worst_case_epsilon_formula vs the "
+        "corrected worst prior",
         statement=statement,
         latex=latex(statement),
-        status=PROVED_UNDER_CONDITIONS,
-        conditions="prior uniform on an interval of length R, and [t-a, t+a] inside it (t at "
-        "least a from both ends); otherwise g(z) < 2z/R (z/R at an end)",
+        status=PROVED,
+        conditions="all symbols positive, p + delta < 1 (and p > delta for the lower side)",
         counterexample=None,
-        detail="g(z) = integral of 1/R over [t-z, t+z] = 2z/R when the ball fits; at an end of "
-        "the domain g(z) = z/R.",
-        summary="uniform prior: Pr[X'] = 2r/R, g(a) = 2a/R when the ball of radius a fits",
-        claims=("S4.1.uniform",),
-    )
-
-
-@derivation
-def uniform_corner() -> Derivation:
-    r"""Sec. 4.1, Fig. 1 corner case: take :math:`a' = 2a`, :math:`\Pr[X'] = 2r/R`,
-    :math:`g(a') = a'/R`.
-
-    Proof, for :math:`X' = [0, 2r]` touching the end 0 of the domain :math:`[0, R]`
-    (``t = r``): :math:`\Pr[X'] = 2r/R`; the comparison set :math:`(2r, a']` has mass
-    :math:`(a'-2r)/R`, so :math:`\Pr[X' \cup \hat X'] = a'/R` (this is what
-    :math:`g(a')` must mean: the ball of radius :math:`a'` around ``t`` has mass
-    :math:`(a'+r)/R`); the largest distance between :math:`X'` and :math:`(2r, a']` is
-    :math:`a'`, so the exponent :math:`a'` is sound.  For an interior ``t`` the set
-    :math:`\{r < d(x,t) \le a\}` is within :math:`a + r \le 2a` of :math:`X'`, so
-    exponent :math:`a' = 2a` is sound there too.
-    """
-    ap = sp.Symbol("a'", positive=True)
-    mass_X = sp.integrate(1 / R, (x, 0, 2 * r))
-    mass_cmp = sp.integrate(1 / R, (x, 2 * r, ap))
-    require_zero(mass_X - 2 * r / R, "Pr[X'] = 2r/R")
-    require_zero(mass_X + mass_cmp - ap / R, "Pr[X' u X-hat] = a'/R")
-    # largest distance between X' = [0, 2r] and (2r, a']: |x - x'| = x - x' is increasing in x
-    # and decreasing in x', so the supremum is at x = a', x' = 0.
-    require(sp.diff(x - u, x) == 1 and sp.diff(x - u, u) == -1, "monotone distance")
-    require_zero((x - u).subs({x: ap, u: 0}) - ap, "largest distance = a'")
-    require(sp.expand(2 * a - (a + r)).subs(r, a) == 0, "a + r <= 2a for r <= a")
-    statement = sp.And(
-        sp.Eq(sp.Symbol("a'"), 2 * a),
-        sp.Eq(sp.Symbol(r"\Pr[X']"), 2 * r / R),
-        sp.Eq(sp.Function("g")(ap), ap / R),
-    )
-    return Derivation(
-        name="uniform_corner",
-        location="Sec. 4.1, Uniform distribution, Fig. 1 (corner case)",
-        statement=statement,
-        latex=latex(statement),
-        status=PROVED_UNDER_CONDITIONS,
-        conditions="X' = [0, 2r] touches the end of the domain [0, R] (t = r), comparison set "
-        "(2r, a'], a' <= R; 'g(a')' read as Pr[X' u X-hat] (the ball of radius a' around t "
-        "has mass (a'+r)/R); if instead t itself is at the end, Pr[X'] = r/R",
-        counterexample=None,
-        detail="Pr[X'] = 2r/R, Pr[X' u (2r, a']] = a'/R and the largest distance between "
-        "X' and (2r, a'] is a', so the exponent a' is sound at the corner; for an interior t "
-        "the exponent 2a also covers the true largest distance a + r of the paper's X-hat_a.",
-        summary="corner: a' = 2a, Pr[X'] = 2r/R, Pr[X' u X-hat] = a'/R; exponent a' sound",
-        claims=("S4.1.uniform_corner",),
-    )
-
-
-@derivation
-def normal_R() -> Derivation:
-    r"""Sec. 4.1: for :math:`N(\mu,\sigma^2)` take :math:`R = \mu + 3\sqrt2\sigma`, which
-    covers :math:`\mathrm{erf}(3) \approx 0.9999779`.
-
-    Refuted as a distance.  :math:`\int_{\mu-k\sqrt2\sigma}^{\mu+k\sqrt2\sigma}` of the normal
-    density is :math:`\mathrm{erf}(k)` (sympy), so the interval :math:`\mu \pm 3\sqrt2\sigma`
-    (radius :math:`3\sqrt2\sigma`, diameter :math:`6\sqrt2\sigma`) has mass
-    :math:`\mathrm{erf}(3) = 0.99997791`; :math:`\mu + 3\sqrt2\sigma` is its upper end (a
-    location), not a distance, and it differs from one unless :math:`\mu = 0`.
-    """
-    mu = sp.Symbol("mu", real=True)
-    sigma, k = sp.symbols("sigma k", positive=True)
-    dens = sp.exp(-((x - mu) ** 2) / (2 * sigma**2)) / (sigma * sp.sqrt(2 * sp.pi))
-    mass = sp.integrate(dens.subs(x, mu + sp.sqrt(2) * sigma * u) * sp.sqrt(2) * sigma, (u, -k, k))
-    require_zero(mass - sp.erf(k), "mass of mu +- k sqrt2 sigma = erf(k)")
-    with workdps():
-        m_, s_ = mp(2000), mp("235.7")
-        radius = 3 * mpmath.sqrt(2) * s_
-        ce = {
-            "mu": m_, "sigma": s_, "paper_R": m_ + radius, "radius": radius,
-            "diameter": 2 * radius, "coverage": mpmath.erf(3),
-        }
-    require(abs(ce["coverage"] - mp("0.9999779")) < mp("1e-7"), "erf(3) ~ 0.9999779")
-    statement = sp.Eq(R, mu + 3 * sp.sqrt(2) * sigma)
-    return Derivation(
-        name="normal_R",
-        location="Sec. 4.1, Distributions with well-defined CDF",
-        statement=statement,
-        latex=latex(statement),
-        status=REFUTED,
-        conditions="prior N(mu, sigma^2)",
-        counterexample=ce,
-        detail="The interval mu +- 3 sqrt2 sigma has mass erf(3) = 0.9999779095 (the paper's "
-        "number is right), but mu + 3 sqrt2 sigma is its upper end, not a distance. Corrected: "
-        "radius 3 sqrt2 sigma around mu (largest distance between two of its points 6 sqrt2 "
-        "sigma); for mu = 2000, sigma = 235.7 the paper's R is 3000 while the radius is 1000.",
-        summary="R = mu + 3 sqrt2 sigma is a location; the radius is 3 sqrt2 sigma (mass erf(3))",
-        claims=("S4.1.normal_R",),
+        detail="df/dp = Q(p)/(p(q-p)(p+delta)(1-p-delta)) with Q(p) = (q-1)p^2 + 2q delta p - "
+        "q delta (1-delta); the numerator of Q(p*) expands to 0; q = 1 gives (1-delta)/2 and "
+        "eps = 2 ln((1+delta)/(1-delta))/a",
+        summary="bound.worst_case_prior_formula / worst_case_epsilon_formula(..., sympy_backend()) "
+        "equals the paper's expression",
     )
 
 
@@ -192,17 +87,17 @@ def normal_R() -> Derivation:
 # The worst prior
 # ------------------------------------------------------------------------------------------
 def f_q1(prior, d, distance=1):
-    r"""Sec. 4.1: :math:`f(p) = -\ln(\frac{p}{1-p}(\frac{1}{\delta+p}-1))/R`."""
-    return -sp.log(prior / (1 - prior) * (1 / (d + prior) - 1)) / distance
+    r"""Sec. 4.1: :math:`f(p) = -\ln(\frac{p}{1-p}(\frac{1}{\delta+p}-1))/R` (sympy)."""
+    return printed.worst_prior_objective(prior, d, 1, distance, S)
 
 
 def f_general(prior, d, qq, distance=1):
-    r""":math:`f` with :math:`1-p` replaced by :math:`q-p` (``q`` = :math:`g(a)`)."""
-    return -sp.log(prior / (qq - prior) * (1 / (d + prior) - 1)) / distance
+    r""":math:`f` with :math:`1-p` replaced by :math:`q-p` (``q`` = :math:`g(a)`; sympy)."""
+    return printed.worst_prior_objective(prior, d, qq, distance, S)
 
 
 def _mp_f(prior, d, qq=1, distance=1):
-    return -mpmath.log(prior / (qq - prior) * (1 / (d + prior) - 1)) / distance
+    return printed.worst_prior_objective(prior, d, qq, distance, MPMATH)
 
 
 @derivation
@@ -215,7 +110,7 @@ def worst_prior_q1_derivative() -> Derivation:
     vanishes only at :math:`(1-\delta)/2`, is negative before and positive after.
     """
     f = f_q1(p, delta, R)
-    paper = (1 / ((p + delta) - (p + delta) ** 2) - 1 / ((1 - p) - (1 - p) ** 2)) / R
+    paper = printed.worst_prior_derivative(p, delta, 1, R)
     require_zero(sp.diff(f, p) - paper, "df/dp as printed")
     require_zero(
         sp.expand(p * (1 - p) - (p + delta) * (1 - p - delta)) + delta * (1 - delta - 2 * p),
@@ -234,7 +129,6 @@ def worst_prior_q1_derivative() -> Derivation:
         detail="d/dp of f equals the printed expression; its numerator is "
         "-delta(1 - delta - 2p): f decreases on (0, (1-delta)/2) and increases after.",
         summary="df/dp as printed; single zero at p = (1-delta)/2",
-        claims=("S4.1.worst_dfdp",),
     )
 
 
@@ -280,7 +174,6 @@ def worst_prior_q1_critical_point() -> Derivation:
         "f -> +inf at both ends); the smallest epsilon is the worst case (most noise). "
         "Corrected: 'find p that minimises eps'; min eps = 2 ln((1+delta)/(1-delta))/R.",
         summary="(1-delta)/2 minimises eps (the paper says maximises)",
-        claims=("S4.1.worst_crit",),
     )
 
 
@@ -317,7 +210,6 @@ def worst_prior_q1_sufficient() -> Derivation:
         "f(p) >= f((1-delta)/2) for all p, and the posterior bound increases in eps, so "
         "eps = 2 ln((1+delta)/(1-delta))/R keeps Post[X'] <= p + delta for every prior.",
         summary="eps at p = (1-delta)/2, a = R (q = 1) is sufficient for every prior",
-        claims=("S4.1.q_practice",),
     )
 
 
@@ -334,15 +226,15 @@ def worst_prior_general_q_derivative() -> Derivation:
     """
     f = f_general(p, delta, q, R)
     correct = correct_worst_prior_derivative(p, delta, q) / R
-    paper = (1 / ((p + delta) - (p + delta) ** 2) - 1 / ((q - p) - (q - p) ** 2)) / R
+    paper = printed.worst_prior_derivative(p, delta, q, R)
     require_zero(sp.diff(f, p) - correct, "correct df/dp")
     require_zero((paper - correct).subs(q, 1), "printed = correct at q = 1")
     with workdps():
         pp, d, qq = mp("0.5"), mp("0.3"), mp("0.8")
         ce = {
             "p": pp, "delta": d, "q": qq, "R": mp(1),
-            "paper_df_dp": 1 / ((pp + d) - (pp + d) ** 2) - 1 / ((qq - pp) - (qq - pp) ** 2),
-            "correct_df_dp": -1 / (qq - pp) - 1 / pp + 1 / (pp + d) + 1 / (1 - pp - d),
+            "paper_df_dp": printed.worst_prior_derivative(pp, d, qq, 1),
+            "correct_df_dp": correct_worst_prior_derivative(pp, d, qq),
         }
     require(abs(ce["paper_df_dp"] - ce["correct_df_dp"]) > mp("0.1"), "the two differ")
     statement = sp.Eq(sp.Derivative(sp.Function("f")(p), p), paper)
@@ -358,13 +250,13 @@ def worst_prior_general_q_derivative() -> Derivation:
         "= Q(p)/(p(q-p)(p+delta)(1-p-delta)), Q(p) = (q-1)p^2 + 2q delta p - q delta(1-delta). "
         "The printed form is right only at q = 1.",
         summary="general-q df/dp is wrong; correct: -1/(q-p) - 1/p + 1/(p+delta) + 1/(1-p-delta)",
-        claims=("S4.1.q_dfdp",),
     )
 
 
-def correct_worst_prior(d, qq):
-    r""":math:`p^* = q\delta(1-\delta)/(q\delta + \sqrt{q\delta(q+\delta-1)})` (symbolic)."""
-    return qq * d * (1 - d) / (qq * d + sp.sqrt(qq * d * (qq + d - 1)))
+def correct_worst_prior(d, qq, B=S):
+    r""":math:`p^* = q\delta(1-\delta)/(q\delta + \sqrt{q\delta(q+\delta-1)})` (the corrected
+    worst prior; sympy unless another backend is given)."""
+    return qq * d * (1 - d) / (qq * d + B.sqrt(qq * d * (qq + d - 1)))
 
 
 @derivation
@@ -394,7 +286,7 @@ def worst_prior_general_q() -> Derivation:
     require_zero(correct_worst_prior(delta, q).subs(q, 1) - (1 - delta) / 2, "q = 1")
     with workdps():
         d, qq = mp("0.3"), mp("0.8")
-        pstar = qq * d * (1 - d) / (qq * d + mpmath.sqrt(qq * d * (qq + d - 1)))
+        pstar = correct_worst_prior(d, qq, MPMATH)
         example = {"delta": d, "q": qq, "p_star": pstar, "f(p_star)": _mp_f(pstar, d, qq)}
     statement = sp.Eq(sp.Symbol("p^*"), correct_worst_prior(delta, q))
     return Derivation(
@@ -411,7 +303,6 @@ def worst_prior_general_q() -> Derivation:
         f"q = 0.8: p* = {mpmath.nstr(example['p_star'], 10)}, "
         f"eps = {mpmath.nstr(example['f(p_star)'], 10)}/a.",
         summary="p* = q delta(1-delta)/(q delta + sqrt(q delta(q+delta-1))), iff q + delta > 1",
-        claims=("S4.1.q_crit",),
     )
 
 
@@ -426,19 +317,19 @@ def worst_prior_general_q_paper_point() -> Derivation:
     formula has ``+`` where its own derivation gives ``-`` (a sign error).  The correct
     critical point is :func:`worst_prior_general_q`.
     """
-    paper_p = (delta * (1 - delta) + q * (1 - q)) / (2 * (delta + q - 1))
+    paper_p = printed.worst_prior_critical_point(delta, q)
     own_root = (delta * (1 - delta) - q * (1 - q)) / (2 * (delta + q - 1))
     require_zero(own_root - (q - delta) / 2, "root of the printed derivative = (q-delta)/2")
     lhs = (p + delta) * (1 - p - delta) - (q - p) * (1 - q + p)
     require_zero(sp.expand(lhs - (2 * p + delta - q) * (1 - delta - q)), "factorisation")
     with workdps():
         d, qq = mp("0.2"), mp("0.95")
-        pp = (d * (1 - d) + qq * (1 - qq)) / (2 * (d + qq - 1))
-        pstar = qq * d * (1 - d) / (qq * d + mpmath.sqrt(qq * d * (qq + d - 1)))
+        pp = printed.worst_prior_critical_point(d, qq)
+        pstar = correct_worst_prior(d, qq, MPMATH)
         ce = {
             "delta": d, "q": qq, "paper_p": pp,
-            "paper_df_dp_at_paper_p": 1 / ((pp + d) - (pp + d) ** 2) - 1 / ((qq - pp) - (qq - pp) ** 2),
-            "correct_df_dp_at_paper_p": -1 / (qq - pp) - 1 / pp + 1 / (pp + d) + 1 / (1 - pp - d),
+            "paper_df_dp_at_paper_p": printed.worst_prior_derivative(pp, d, qq, 1),
+            "correct_df_dp_at_paper_p": correct_worst_prior_derivative(pp, d, qq),
             "root_of_paper_df_dp": (qq - d) / 2,
             "correct_p_star": pstar,
             "f(paper_p)": _mp_f(pp, d, qq),
@@ -462,7 +353,6 @@ def worst_prior_general_q_paper_point() -> Derivation:
         "one; at delta = 0.3, q = 0.8 it is 1.85, not a probability. Corrected: "
         "p* = q delta(1-delta)/(q delta + sqrt(q delta(q+delta-1))).",
         summary="printed general-q critical point solves neither derivative (sign error)",
-        claims=("S4.1.q_crit",),
     )
 
 
@@ -504,7 +394,7 @@ def discrete_worst_prior() -> Derivation:
     require_zero(sp.tanh(eps / 4).rewrite(sp.exp).subs(eps, -2 * sp.log(s)) - (1 - s) / (1 + s), "tanh")
     with workdps():
         e = mp(1)
-        paper = 1 / (1 + mpmath.exp(-e / 2))
+        paper = printed.discrete_worst_prior(e, MPMATH)
         right = 1 / (1 + mpmath.exp(e / 2))
         ce = {
             "epsilon": e, "paper_p": paper, "advantage_at_paper_p": _mp_advantage_upper(paper, e),
@@ -512,7 +402,7 @@ def discrete_worst_prior() -> Derivation:
             "tanh(eps/4)": mpmath.tanh(e / 4),
         }
     require(ce["advantage_at_correct_p"] > ce["advantage_at_paper_p"], "paper p' is not the max")
-    statement = sp.Eq(sp.Symbol("p'"), 1 / (1 + sp.exp(-eps / 2)))
+    statement = sp.Eq(sp.Symbol("p'"), printed.discrete_worst_prior(eps, S))
     return Derivation(
         name="discrete_worst_prior",
         location="Sec. 4.1, A discrete set of prior probabilities",
@@ -525,7 +415,6 @@ def discrete_worst_prior() -> Derivation:
         "delta = tanh(eps/4); the printed 1/(1+e^{-eps/2}) = (1+delta)/2 is the worst prior of the "
         "lower side only. Also f(p) has a minimum (not a maximum) there.",
         summary="worst p at fixed eps is 1/(1+e^{eps/2}) = (1-delta)/2 (sign error in paper)",
-        claims=("S4.1.discrete_pprime",),
     )
 
 
@@ -593,5 +482,208 @@ def discrete_two_nearest() -> Derivation:
         "the neighbours of 0.55 are 0.5 and 0.6 (eps 0.40547) but the worst is 0.46 "
         "(eps 0.40150). Corrected: neighbours of both (1-delta)/2 and (1+delta)/2.",
         summary="two nearest values suffice for eps_lb only; two-sided needs both worst priors",
-        claims=("S4.1.discrete_two_nearest", "S6.cats_OR_worst"),
+    )
+
+
+# ------------------------------------------------------------------------------------------
+# The claims (the calculus is the derivations' above; here the numbers)
+# ------------------------------------------------------------------------------------------
+def _f_numeric(delta_, q_=1.0, R_=1.0):
+    """``f`` of Sec. 4.1 at 30 digits, as a function of ``p`` (for mpmath's derivatives)."""
+    return lambda pv: printed.worst_prior_objective(pv, delta_, q_, R_, MPMATH)
+
+
+def _derivative(f, at, n: int = 1) -> float:
+    with mpmath.workdps(30):
+        return float(mpmath.diff(f, mpmath.mpf(at), n))
+
+
+@claim("S4.1.worst_dfdp", location="Sec 4.1, worst prior, df/dp",
+       statement="df/dp = (1/((p+d)-(p+d)^2) - 1/((1-p)-(1-p)^2))/R",
+       derivations={"worst_prior_q1_derivative": "result"})
+def _s41_worst_dfdp():
+    num = _derivative(_f_numeric(0.1), 0.3)
+    as_printed = float(printed.worst_prior_derivative(0.3, 0.1, 1.0, 1.0))
+    return Evidence(
+        paper="df/dp = (1/((p+d)-(p+d)^2) - 1/((1-p)-(1-p)^2))/R",
+        computed=f"df/dp as printed (numerical derivative at p = 0.3, delta = 0.1, R = 1: {num:.6g})",
+        checks=(Check("numerical derivative of f at p = 0.3 (delta = 0.1, R = 1) equals the printed "
+                      "df/dp", "result", "close", num, as_printed),),
+        explanation="Holds: the derivative of f is the printed expression (sympy; numerically at "
+                    "p = 0.3 as well).",
+    )
+
+
+@claim("S4.1.worst_crit", location="Sec 4.1, worst prior, critical point",
+       statement="'find p that maximizes eps'; df/dp=0 at p=(1-delta)/2",
+       derivations={"one_formula_worst_case_prior": "result",
+                    "worst_prior_q1_critical_point": "printed"})
+def _s41_worst_crit():
+    dv = 0.1
+    wp = float(bound.worst_case_prior(delta=dv))
+    second = _derivative(_f_numeric(dv), (1 - dv) / 2, 2)
+    return Evidence(
+        paper="'find p that maximizes eps'; df/dp=0 at p=(1-delta)/2",
+        computed=f"df/dp = 0 at p = (1-delta)/2; f''((1-delta)/2) = {second:.4g} > 0 (a minimum)",
+        checks=(
+            Check("the printed df/dp vanishes at (1-delta)/2 (delta = 0.1, R = 1)", "result",
+                  "close", 1.0 + float(printed.worst_prior_derivative((1 - dv) / 2, dv, 1.0, 1.0)), 1.0),
+            Check("garesearch's worst_case_prior(delta=0.1) = 0.45", "result", "close", wp, 0.45),
+            Check("f'' at the stationary point < 0 (a maximum, as printed)", "printed", "lt",
+                  second, 0.0),
+        ),
+        explanation=(
+            "The stationary point p = (1-delta)/2 is right and is the worst prior, but it is "
+            f"the MINIMUM of eps (f'' = {second:.4g} > 0 at delta = 0.1, R = 1): the "
+            "worst case needs the smallest eps, i.e. the most noise. 'Maximizes eps' should "
+            "read 'minimizes eps' (maximises the noise)."
+        ),
+    )
+
+
+@claim("S4.1.q_dfdp", location="Sec 4.1, general q, df/dp",
+       statement="df/dp = (1/((p+d)-(p+d)^2) - 1/((q-p)-(q-p)^2))/R",
+       derivations={"worst_prior_general_q_derivative": "result"})
+def _s41_q_dfdp():
+    pv, dv, qv = 0.3, 0.1, 0.95
+    true_v = _derivative(_f_numeric(dv, qv), pv)
+    printed_v = float(printed.worst_prior_derivative(pv, dv, qv, 1.0))
+    return Evidence(
+        paper="df/dp = (1/((p+d)-(p+d)^2) - 1/((q-p)-(q-p)^2))/R",
+        computed="df/dp = (1/((p+d)(1-p-d)) - q/(p(q-p)))/R",
+        checks=(
+            Check("numerical derivative of f equals the printed df/dp at p = 0.3, delta = 0.1, "
+                  "q = 0.95, R = 1", "result", "close", true_v, printed_v),
+            Check("numerical derivative equals the corrected -1/(q-p) - 1/p + 1/(p+delta) + "
+                  "1/(1-p-delta)", "result", "close", true_v,
+                  correct_worst_prior_derivative(pv, dv, qv)),
+        ),
+        explanation=(
+            "Wrong: with q - p in place of 1 - p, f = -ln(p/(q-p) (1/(delta+p) - 1))/R has "
+            "df/dp = (1/((p+delta)(1-p-delta)) - q/(p(q-p)))/R. The printed second term "
+            "1/((q-p) - (q-p)^2) = 1/((q-p)(1-q+p)) substitutes q - p into p(1-p) = "
+            "(1-p)-(1-p)^2, which is not the derivative of the new f (at p = 0.3, delta = 0.1, "
+            f"q = 0.95: {true_v:.5g} versus printed {printed_v:.5g})."
+        ),
+    )
+
+
+@claim("S4.1.q_crit", location="Sec 4.1, general q, critical point",
+       statement="p = (delta(1-delta)+q(1-q)) / (2(delta+q-1))",
+       derivations={"one_formula_worst_case_prior": "result", "worst_prior_general_q": "result",
+                    "worst_prior_general_q_paper_point": "result"})
+def _s41_q_crit():
+    dv, qv = 0.1, 0.95
+    as_printed = float(printed.worst_prior_critical_point(dv, qv))
+    true_p = float(bound.worst_case_prior(delta=dv, q=qv))
+    slope = correct_worst_prior_derivative(true_p, dv, qv)
+    eps_true = float(bound.epsilon_for_advantage(delta=dv, p=true_p, q=qv - true_p))
+    return Evidence(
+        paper=as_printed,
+        computed=true_p,
+        checks=(
+            Check("the corrected df/dp vanishes at garesearch's worst prior (q=0.95, delta=0.1)",
+                  "result", "close", 1.0 + slope, 1.0),
+            Check("the printed critical point lies in (0, q)", "result", "true",
+                  0 < as_printed < qv),
+            Check("printed critical point equals garesearch's worst prior", "result", "close",
+                  as_printed, true_p),
+        ),
+        explanation=(
+            "Wrong: the printed p = (delta(1-delta) + q(1-q))/(2(delta+q-1)) solves the wrong "
+            "derivative of S4.1.q_dfdp. The true stationary point is p* = q delta (1-delta)/"
+            "(q delta + sqrt(q delta (q+delta-1))), existing only for q + delta > 1; at "
+            f"q = 0.95, delta = 0.1: p* = {true_p:.5f} (eps there {eps_true:.5f}), while the "
+            f"printed formula gives {as_printed:.4f}, outside (0, q). Both agree at q = 1: "
+            "(1-delta)/2."
+        ),
+    )
+
+
+@claim("S4.1.q_practice", location="Sec 4.1, general q, 'consider only q=1'",
+       statement="eps from a=R (q=1) with p=(1-delta)/2 is always sufficient",
+       derivations={"worst_prior_q1_sufficient": "result"})
+def _s41_q_practice():
+    dv = 0.1
+    worst = float(bound.worst_case_epsilon(delta=dv))
+    closed = 2 * math.log((1 + dv) / (1 - dv))
+    ps = np.linspace(0.001, 0.999, 999)
+    two = np.asarray(bound.epsilon_for_advantage(delta=dv, p=ps), dtype=float)
+    return Evidence(
+        paper="eps from a=R (q=1) with p=(1-delta)/2 is always sufficient",
+        computed=closed,
+        checks=(
+            Check("worst_case_epsilon(delta=0.1) = 2 ln((1+delta)/(1-delta))", "result",
+                  "close", worst, closed),
+            Check("min over 999 priors of the two-sided eps (R = 1) >= the worst-case eps",
+                  "result", "ge", float(two.min()), closed * (1 - 1e-12)),
+        ),
+        explanation=(
+            "Holds: with a = R every comparison set is the whole rest of the space, and "
+            "eps = 2 ln((1+delta)/(1-delta))/R (at p = (1-delta)/2, and also at (1+delta)/2 for "
+            "the lower side) is the smallest over all priors, so it is sufficient for any prior. "
+            "Taking a < R can only be checked for a larger eps."
+        ),
+    )
+
+
+@claim("S4.1.discrete_pprime", location="Sec 4.1, discrete priors",
+       statement="worst case p' = 1/(1+e^{-eps/2}); f has one local maximum at p'",
+       derivations={"discrete_worst_prior": "printed"})
+def _s41_discrete_pprime():
+    dv = 0.1
+    eps_w = float(bound.worst_case_epsilon(delta=dv))
+    wp = float(bound.worst_case_prior(delta=dv))
+    as_printed = float(printed.discrete_worst_prior(eps_w, NUMPY))
+    corrected = float(printed.discrete_worst_prior(-eps_w, NUMPY))  # the sign of the exponent
+    second = _derivative(_f_numeric(dv), wp, 2)
+    return Evidence(
+        paper="p' = 1/(1+e^{-eps/2}); f has one local maximum at p'",
+        computed=(f"p' = 1/(1+e^(eps/2)) = {corrected:.4f} = (1-delta)/2 (delta = {dv}); "
+                  f"printed form gives {as_printed:.4f}"),
+        checks=(
+            Check("1/(1+e^{eps/2}) at the worst-case eps equals the worst prior (1-delta)/2",
+                  "result", "close", corrected, wp),
+            Check("printed 1/(1+e^{-eps/2}) equals the worst prior (1-delta)/2", "printed",
+                  "close", as_printed, wp),
+            Check("f'' at p' < 0 (a local maximum, as printed)", "printed", "lt", second, 0.0),
+        ),
+        explanation=(
+            "Expressed through the worst-case eps = 2 ln((1+delta)/(1-delta)), the worst prior "
+            "(1-delta)/2 is 1/(1 + e^{eps/2}); the printed 1/(1 + e^{-eps/2}) (sign of the "
+            f"exponent) is (1+delta)/2 = {as_printed:.4f}, the worst prior of the lower side. And "
+            "f has a local MINIMUM there (f'' > 0), the point of largest advantage (most noise)."
+        ),
+    )
+
+
+@claim("S4.1.discrete_two_nearest", location="Sec 4.1, discrete priors",
+       statement="checking only the two values p_l, p_r nearest to p' suffices",
+       derivations={"discrete_two_nearest": "result"})
+def _s41_discrete_two_nearest():
+    dv = DELTA
+    values = sorted({round(v, 12) for v in cats_events()["or"].values()})
+    eps_of = {v: two_sided(v, dv) for v in values}
+    pp = float(bound.worst_case_prior(delta=dv))
+    left = [v for v in values if v <= pp]
+    right = [v for v in values if v >= pp]
+    nearest = ([max(left)] if left else []) + ([min(right)] if right else [])
+    rule = min(eps_of[v] for v in nearest)
+    true_worst = min(eps_of.values())
+    worst_p = min(eps_of, key=eps_of.get)
+    return Evidence(
+        paper="checking only the two values p_l, p_r nearest to p' suffices",
+        computed=(f"cats OR: neighbours of {pp:g}: {nearest} give eps {rule:.4f}; true worst "
+                  f"p = {worst_p} with eps {true_worst:.4f}"),
+        checks=(
+            Check("smallest eps at the neighbours of p' = (1-delta)/2 equals the smallest over "
+                  "all values (cats OR event)", "result", "close", rule, true_worst),
+        ),
+        explanation=(
+            "Wrong for the two-sided bound eps = min(eps_lb, eps_ub) that Def. 7 needs: it has "
+            "two minima, at (1-delta)/2 and (1+delta)/2. In the cats OR event the values "
+            f"nearest to 0.45 give eps = {rule:.4f} (p = {nearest}), but p = {worst_p} gives "
+            f"{true_worst:.4f}. Correct: check the neighbours of both (1-delta)/2 and "
+            "(1+delta)/2 (up to four values); the two-neighbour rule holds for eps_lb alone."
+        ),
     )

@@ -18,7 +18,9 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 
-from ._core import (
+from .._backend import MPMATH
+from . import printed
+from ._proof import (
     Derivation,
     derivation,
     mp,
@@ -301,7 +303,7 @@ def pointwise_dominates_eq_main() -> Derivation:
 
         margins = [J_of(e) - qv * mpmath.exp(-e * D) / pv for e in (mp("0.1"), mp(1), mp(3))]
         require(min(margins) > 0, "numeric: J >= q e^{-eps D}/p")
-        eps_main = -mpmath.log(pv / qv * (1 / (dl + pv) - 1)) / D
+        eps_main = printed.eps_main(dl, pv, qv, D, MPMATH)
         target = (1 - pv - dl) / (pv + dl)
         eps_pw = mpmath.findroot(lambda e: mpmath.log(J_of(e)) - mpmath.log(target), eps_main)
         require(eps_pw >= eps_main > 0, "numeric: pointwise epsilon >= Eq. (main)'s")

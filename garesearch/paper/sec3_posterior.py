@@ -1,16 +1,22 @@
-r"""Sec. 3.2: the posterior bound, :math:`\epsilon_{lb}`, :math:`\epsilon_{ub}`, Eq. (main);
-and the proof that the backend-generic formulas of :mod:`garesearch.bound` evaluated with
-the sympy backend are the paper's printed expressions ("one formula, defined once")."""
+r"""Sec. 1 and Sec. 3.2: rescaling epsilon, the posterior bound, :math:`\epsilon_{lb}`,
+:math:`\epsilon_{ub}` and Eq. (main); and the proof that the backend-generic formulas of
+:mod:`garesearch.bound` evaluated with the sympy backend are the paper's printed expressions
+("one formula, defined once").  Each claim of these sections follows the derivations it
+names."""
 
 from __future__ import annotations
 
+import numpy as np
 import sympy as sp
 
 from .. import bound
-from .._backend import sympy_backend
-from ._core import (
+from .._backend import NUMPY, sympy_backend
+from . import printed
+from ._claim import Check, Evidence, claim
+from ._proof import (
     PROVED,
     PROVED_UNDER_CONDITIONS,
+    REFUTED,
     Derivation,
     derivation,
     latex,
@@ -19,35 +25,79 @@ from ._core import (
     require_zero,
 )
 
+S = sympy_backend()
+
 # Symbols shared by the derivations of this module (all positive).
 eps, R, a, p, q, delta = sp.symbols(r"epsilon R a p q delta", positive=True)
 E = sp.Symbol("E", positive=True)  # stands for exp(-epsilon * R) (or exp(-epsilon a)) in (0, 1)
 
 
 def paper_posterior_bound(epsilon, prior, other, distance):
-    r"""The paper's printed bound :math:`1/(1 + e^{-\epsilon R}\,\Pr[\text{other}]/p)`."""
-    return 1 / (1 + sp.exp(-epsilon * distance) * other / prior)
-
-
-def paper_eps_main(d, prior, other, distance):
-    r"""Eq. (main) as printed: :math:`-\ln(\frac{p}{q}(\frac{1}{\delta+p}-1))/a`."""
-    return -sp.log(prior / other * (1 / (d + prior) - 1)) / distance
-
-
-def paper_eps_lb(d, prior, distance):
-    r"""Sec. 3.2, :math:`\epsilon_{lb}` as printed."""
-    return paper_eps_main(d, prior, 1 - prior, distance)
-
-
-def paper_eps_ub(d, prior, distance):
-    r"""Sec. 3.2, :math:`\epsilon_{ub}` as printed (:math:`p` and :math:`1-p` swapped)."""
-    return -sp.log((1 - prior) / prior * (1 / (d + 1 - prior) - 1)) / distance
+    r"""The paper's printed bound :math:`1/(1 + e^{-\epsilon R}\,\Pr[\text{other}]/p)` in sympy."""
+    return printed.posterior_bound(epsilon, prior, other, distance, S)
 
 
 def _substituted_bound(eps_expr, prior, other, distance):
     return sp.cancel(sp.together(paper_posterior_bound(eps_expr, prior, other, distance)))
 
 
+# ==========================================================================================
+# Sec. 1
+# ==========================================================================================
+@derivation
+def rescale_sec1() -> Derivation:
+    r"""Sec. 1: to hide a change of 1000 units at level :math:`\epsilon_0`, take
+    :math:`\epsilon = \epsilon_0 \cdot 1000 = 0.001\,\epsilon_0`.
+
+    Refuted (typo).  Hiding a change of 1000 units as a change of 1 was hidden before needs
+    :math:`e^{1000\epsilon} = e^{\epsilon_0}`, whose solution (sympy) is
+    :math:`\epsilon = \epsilon_0/1000 = 0.001\,\epsilon_0`; the printed
+    :math:`\epsilon_0 \cdot 1000` is :math:`10^6` times that.
+    """
+    eps0 = sp.Symbol("epsilon_0", positive=True)
+    (solved,) = sp.solve(sp.Eq(1000 * eps, eps0), eps)
+    require_zero(solved - sp.Rational(1, 1000) * eps0, "solution = 0.001 eps0")
+    require(sp.cancel(1000 * eps0 / solved) == 10**6, "printed eps0*1000 is 10^6 times it")
+    statement = sp.Eq(eps, 1000 * eps0)
+    return Derivation(
+        name="rescale_sec1",
+        location="Sec. 1, para 2",
+        statement=statement,
+        latex=latex(statement),
+        status=REFUTED,
+        conditions="epsilon-DP with respect to the distance |x - x'|; a change of 1000 units "
+        "is to cost what a change of 1 cost at epsilon_0",
+        counterexample={"epsilon_0": 1, "solution": sp.Rational(1, 1000), "printed": 1000},
+        detail="e^{1000 eps} = e^{eps0} gives eps = eps0/1000 = 0.001 eps0; the printed "
+        "eps0*1000 is a typo (10^6 times the solution).",
+        summary="eps = eps0/1000 = 0.001 eps0 (printed: eps0*1000)",
+    )
+
+
+@claim("S1.rescale", location="Sec 1, para 2", statement="eps = eps0*1000 = 0.001*eps0",
+       derivations={"rescale_sec1": "printed"})
+def _s1_rescale():
+    eps0, change = 1.0, 1000.0
+    solution = 0.001 * eps0
+    return Evidence(
+        paper="eps = eps0*1000 = 0.001*eps0",
+        computed="eps = eps0/1000",
+        checks=(
+            Check("a change of 1000 at eps = 0.001 eps0 costs eps0 (eps0 = 1)", "result", "close",
+                  change * solution, eps0),
+        ),
+        explanation=(
+            "To make a change of 1000 units cost what a change of 1 cost before, "
+            "e^{1000 eps} = e^{eps0}, so eps = eps0/1000 = 0.001*eps0. The printed "
+            "'eps0*1000' is a typo for eps0/1000 (the two printed expressions differ by a "
+            "factor of 10^6)."
+        ),
+    )
+
+
+# ==========================================================================================
+# Sec. 3.2
+# ==========================================================================================
 @derivation
 def posterior_bound_sec32() -> Derivation:
     r"""Sec. 3.2: :math:`\Pr_{post}[X'] \le 1/(1 + e^{-\epsilon R}(1-p)/p)`.
@@ -79,7 +129,6 @@ def posterior_bound_sec32() -> Derivation:
         detail="With A, B the posterior masses of X' and X\\X', DP gives B = k A + s with "
         "k = e^{-eps R}(1-p)/p, s >= 0; bound - posterior = s/((1+k)(A(1+k)+s)) >= 0.",
         summary="Post[X'] <= 1/(1 + e^{-eps R}(1-p)/p)",
-        claims=("S3.2.posterior",),
     )
 
 
@@ -106,7 +155,7 @@ def eps_lb_sec32() -> Derivation:
     :math:`p+\delta`.  The argument of the log is below 1 iff
     :math:`(1-p)(p+\delta) - p(1-p-\delta) = \delta > 0`, so :math:`\epsilon_{lb} > 0`.
     """
-    e_lb = paper_eps_lb(delta, p, R)
+    e_lb = printed.eps_lb(delta, p, R, S)
     _solve_and_check(e_lb, p, 1 - p, R, p + delta, "eps_lb")
     require_zero(sp.expand((1 - p) * (p + delta) - p * (1 - p - delta)) - delta, "eps_lb > 0")
     statement = sp.Eq(sp.Symbol(r"\epsilon_{lb}"), e_lb)
@@ -122,7 +171,6 @@ def eps_lb_sec32() -> Derivation:
         detail="Substituting eps_lb into the posterior bound gives p + delta exactly; the "
         "bound increases in eps; eps_lb > 0 because (1-p)(p+delta) - p(1-p-delta) = delta > 0.",
         summary="eps_lb = -ln(p/(1-p) (1/(delta+p) - 1))/R keeps Post[X'] <= p + delta",
-        claims=("S3.2.eps_lb",),
     )
 
 
@@ -137,9 +185,9 @@ def eps_ub_sec32() -> Derivation:
     :math:`pe^{-\epsilon R}/(pe^{-\epsilon R}+1-p)` equals :math:`p-\delta` at
     :math:`\epsilon_{ub}`.
     """
-    e_ub = paper_eps_ub(delta, p, R)
+    e_ub = printed.eps_ub(delta, p, R, S)
     require_zero(
-        sp.exp(-R * e_ub) - sp.exp(-R * paper_eps_lb(delta, 1 - p, R)), "eps_ub(p) = eps_lb(1-p)"
+        sp.exp(-R * e_ub) - sp.exp(-R * printed.eps_lb(delta, 1 - p, R, S)), "eps_ub(p) = eps_lb(1-p)"
     )
     lower = p * sp.exp(-eps * R) / (p * sp.exp(-eps * R) + 1 - p)
     require_zero(lower - (1 - paper_posterior_bound(eps, 1 - p, p, R)), "lower bound = 1 - upper(1-p)")
@@ -157,7 +205,6 @@ def eps_ub_sec32() -> Derivation:
         "eps_ub(p) = eps_lb(1-p); the lower posterior bound p e^{-eps R}/(p e^{-eps R} + 1 - p) "
         "equals p - delta at eps_ub.",
         summary="eps_ub(p) = eps_lb(1-p) keeps Post[X'] >= p - delta",
-        claims=("S3.2.eps_ub",),
     )
 
 
@@ -170,7 +217,7 @@ def lb_ub_binding_sec32() -> Derivation:
     :math:`\delta^2(1-2p)`, which is :math:`\ge 0` iff :math:`p \le 1/2` (the denominator
     is positive for :math:`p > \delta`).  Equality only at :math:`p = 1/2`.
     """
-    diff_exp = sp.cancel(sp.exp(R * paper_eps_ub(delta, p, R)) / sp.exp(R * paper_eps_lb(delta, p, R)))
+    diff_exp = sp.cancel(sp.exp(R * printed.eps_ub(delta, p, R, S)) / sp.exp(R * printed.eps_lb(delta, p, R, S)))
     num = p**2 * ((1 - p) ** 2 - delta**2)
     den = (1 - p) ** 2 * (p**2 - delta**2)
     require_zero(diff_exp - num / den, "exp(R (eps_ub - eps_lb))")
@@ -190,7 +237,6 @@ def lb_ub_binding_sec32() -> Derivation:
         detail="exp(R(eps_ub - eps_lb)) = p^2((1-p)^2 - delta^2) / ((1-p)^2 (p^2 - delta^2)); "
         "numerator - denominator = delta^2 (1 - 2p) >= 0 iff p <= 1/2.",
         summary="p <= 1-p  =>  eps_lb <= eps_ub (equality only at p = 1/2)",
-        claims=("S3.2.lb_le_ub",),
     )
 
 
@@ -205,7 +251,7 @@ def eq_main() -> Derivation:
     :math:`\hat X'` within distance ``a`` of every point of :math:`X'`
     (see :func:`garesearch.derivations.comparison_set_distance`).
     """
-    e_main = paper_eps_main(delta, p, q, a)
+    e_main = printed.eps_main(delta, p, q, a, S)
     _solve_and_check(e_main, p, q, a, p + delta, "Eq. (main)")
     arg = sp.cancel(p / q * (1 / (delta + p) - 1))
     num, den = sp.fraction(arg)
@@ -224,15 +270,14 @@ def eq_main() -> Derivation:
         detail="The bound 1/(1 + e^{-eps a} q/p) equals p + delta at this eps and increases in "
         "eps; the log's argument is below 1 iff q(p+delta) > p(1-p-delta).",
         summary="eps <= -ln(p/q (1/(delta+p) - 1))/a, a = largest X'-to-X-hat distance",
-        claims=("S3.2.eq_main",),
     )
 
 
 # ------------------------------------------------------------------------------------------
 # One formula, defined once: bound.py's backend-generic formulas = the printed expressions.
 # ------------------------------------------------------------------------------------------
-def _one_formula(name, what, printed, generic, how, claims=()):
-    statement = sp.Eq(generic, printed, evaluate=False)
+def _one_formula(name, what, as_printed, generic, how):
+    statement = sp.Eq(generic, as_printed, evaluate=False)
     return Derivation(
         name=name,
         location=f"garesearch.bound.{what} vs the paper's printed expression",
@@ -243,27 +288,24 @@ def _one_formula(name, what, printed, generic, how, claims=()):
         counterexample=None,
         detail=how,
         summary=f"bound.{what}(..., sympy_backend()) equals the paper's expression",
-        claims=claims,
     )
 
 
 @derivation
 def one_formula_posterior_bound() -> Derivation:
     """``bound.posterior_bound_formula`` (sympy backend) = :math:`1/(1+e^{-\\epsilon a}q/p)`."""
-    S = sympy_backend()
     generic = bound.posterior_bound_formula(eps, p, q, a, S)
-    printed = paper_posterior_bound(eps, p, q, a)
-    require_zero(generic - printed, "posterior_bound_formula")
+    as_printed = paper_posterior_bound(eps, p, q, a)
+    require_zero(generic - as_printed, "posterior_bound_formula")
     return _one_formula(
-        "one_formula_posterior_bound", "posterior_bound_formula", printed, generic,
-        "difference cancels to 0", ("S3.2.posterior",),
+        "one_formula_posterior_bound", "posterior_bound_formula", as_printed, generic,
+        "difference cancels to 0",
     )
 
 
 @derivation
 def one_formula_advantage() -> Derivation:
     """``advantage_upper_formula`` = bound - p and ``advantage_lower_formula`` = p - lower bound."""
-    S = sympy_backend()
     up = bound.advantage_upper_formula(eps, p, q, a, S)
     require_zero(up - (paper_posterior_bound(eps, p, q, a) - p), "advantage_upper_formula")
     low = bound.advantage_lower_formula(eps, p, R, S)
@@ -276,83 +318,164 @@ def one_formula_advantage() -> Derivation:
         paper_posterior_bound(eps, p, q, a) - p, up,
         "upper: difference to bound - p cancels; lower: difference to p - (1 - bound(1-p)) "
         "cancels; posterior_lower_bound_formula = 1 - bound with p and 1-p swapped",
-        ("S3.2.posterior", "S3.2.eps_ub"),
     )
 
 
-def _check_log_formula(generic, printed, step):
-    """generic == printed for two sums of logs whose arguments are positive on the domain."""
-    require_equal_logs(generic, printed, step)
+def _check_log_formula(generic, as_printed, step):
+    """generic == as_printed for two sums of logs whose arguments are positive on the domain."""
+    require_equal_logs(generic, as_printed, step)
 
 
 @derivation
 def one_formula_eps_main() -> Derivation:
     """``bound.eps_main_formula`` (log1p form) = Eq. (main) as printed."""
-    S = sympy_backend()
     generic = bound.eps_main_formula(delta, p, q, a, S)
-    printed = paper_eps_main(delta, p, q, a)
-    _check_log_formula(a * generic, a * printed, "eps_main_formula")
+    as_printed = printed.eps_main(delta, p, q, a, S)
+    _check_log_formula(a * generic, a * as_printed, "eps_main_formula")
     return _one_formula(
-        "one_formula_eps_main", "eps_main_formula", printed, generic,
+        "one_formula_eps_main", "eps_main_formula", as_printed, generic,
         "every log has a positive argument on 0 < p, 0 < delta, p + delta < 1, q > 0, so both "
         "sides are real and exp(a (generic - printed)) cancelling to 1 proves equality",
-        ("S3.2.eq_main",),
     )
 
 
 @derivation
 def one_formula_eps_lb_ub() -> Derivation:
     """``bound.eps_lb_formula`` and ``eps_ub_formula`` = the printed :math:`\\epsilon_{lb}`, :math:`\\epsilon_{ub}`."""
-    S = sympy_backend()
     g_lb = bound.eps_lb_formula(delta, p, R, S)
-    _check_log_formula(R * g_lb, R * paper_eps_lb(delta, p, R), "eps_lb_formula")
+    _check_log_formula(R * g_lb, R * printed.eps_lb(delta, p, R, S), "eps_lb_formula")
     g_ub = bound.eps_ub_formula(delta, p, R, S)
-    _check_log_formula(R * g_ub, R * paper_eps_ub(delta, p, R), "eps_ub_formula")
+    _check_log_formula(R * g_ub, R * printed.eps_ub(delta, p, R, S), "eps_ub_formula")
     return _one_formula(
         "one_formula_eps_lb_ub", "eps_lb_formula / eps_ub_formula",
-        paper_eps_lb(delta, p, R), g_lb,
+        printed.eps_lb(delta, p, R, S), g_lb,
         "exp(R (generic - printed)) cancels to 1 for both sides, with every log's argument "
-        "positive", ("S3.2.eps_lb", "S3.2.eps_ub"),
+        "positive",
     )
 
 
-def correct_worst_prior_derivative(prior, d, qq):
-    r"""d/dp of :math:`\ln\frac{(q-p)(p+\delta)}{p(1-p-\delta)}`: the corrected df/dp of Sec. 4.1."""
-    return -1 / (qq - prior) + 1 / (prior + d) - 1 / prior + 1 / (1 - prior - d)
-
-
-def worst_prior_quadratic(prior, d, qq):
-    r"""Numerator of the corrected df/dp: :math:`Q(p) = (q-1)p^2 + 2q\delta p - q\delta(1-\delta)`."""
-    return (qq - 1) * prior**2 + 2 * qq * d * prior - qq * d * (1 - d)
-
-
-@derivation
-def one_formula_worst_case_prior() -> Derivation:
-    r"""``bound.worst_case_prior_formula`` solves the corrected derivative, and equals
-    :math:`(1-\delta)/2` at ``q = 1``; ``worst_case_epsilon_formula`` at ``q = 1`` is
-    :math:`2\ln\frac{1+\delta}{1-\delta}/a`."""
-    S = sympy_backend()
-    generic = bound.worst_case_prior_formula(delta, q, S)
-    radicand = q * delta * (q + delta - 1)
-    pp = sp.Symbol("p", positive=True)
-    quadratic = worst_prior_quadratic(pp, delta, q)
-    require_zero(
-        correct_worst_prior_derivative(pp, delta, q)
-        - quadratic / (pp * (q - pp) * (pp + delta) * (1 - pp - delta)),
-        "df/dp = Q(p) / (p (q-p) (p+delta) (1-p-delta))",
+# ------------------------------------------------------------------------------------------
+# The claims of Sec. 3.2 (the algebra is the derivations' above; here the numbers)
+# ------------------------------------------------------------------------------------------
+@claim("S3.2.posterior", location="Sec 3.2, display after DP ratio",
+       statement="Post[X'] <= 1/(1+e^{-eps R}(1-p)/p)",
+       derivations={"posterior_bound_sec32": "result", "one_formula_posterior_bound": "result",
+                    "one_formula_advantage": "result"})
+def _s32_posterior():
+    pn, en, Rn = 0.3, 0.7, 1.0
+    # the posterior of X' for likelihood ratios across [e^{-eps R}, e^{eps R}] stays below it
+    ratio = np.exp(en * Rn * np.linspace(-1.0, 1.0, 31))
+    post = pn * ratio / (pn * ratio + 1 - pn)
+    at_print = float(printed.posterior_bound(en, pn, 1 - pn, Rn, NUMPY))
+    return Evidence(
+        paper="Post[X'] <= 1/(1+e^{-eps R}(1-p)/p)",
+        computed="Post[X'] <= p e^{eps R}/(p e^{eps R} + 1 - p)",
+        checks=(
+            Check("largest posterior over likelihood ratios in [e^-eps R, e^eps R] <= the printed "
+                  "bound (p = 0.3, eps = 0.7, R = 1)", "result", "le", float(post.max()),
+                  at_print * (1 + 1e-12)),
+            Check("the printed bound equals garesearch's posterior_bound (same arguments)",
+                  "result", "close", at_print, float(bound.posterior_bound(epsilon=en, p=pn, a=Rn))),
+        ),
+        explanation=(
+            "Holds: with f(y|x')/f(y|x) <= e^{eps R} the posterior of X' is largest when the "
+            "ratio is e^{eps R} for every pair, giving p e^{eps R}/(p e^{eps R} + 1 - p), "
+            "which equals the printed 1/(1 + e^{-eps R}(1-p)/p)."
+        ),
     )
-    num, _ = sp.fraction(sp.together(quadratic.subs(pp, generic)))
-    require(sp.expand(num) == 0, "p* solves Q(p) = 0, i.e. the corrected df/dp = 0")
-    require_zero(generic.subs(q, 1) - (1 - delta) / 2, "q = 1 gives (1-delta)/2")
-    w_eps = bound.worst_case_epsilon_formula(delta, sp.Integer(1), a, S)
-    _check_log_formula(
-        a * w_eps, 2 * sp.log((1 + delta) / (1 - delta)), "worst_case_epsilon_formula at q = 1"
+
+
+@claim("S3.2.eps_lb", location="Sec 3.2, eps_lb", statement="eps_lb = -ln(p/(1-p)*(1/(delta+p)-1))/R",
+       derivations={"eps_lb_sec32": "result", "one_formula_eps_lb_ub": "result"})
+def _s32_eps_lb():
+    pv, dv, Rv = 0.2, 0.1, 1.0
+    e_lb = float(printed.eps_lb(dv, pv, Rv, NUMPY))
+    return Evidence(
+        paper="eps_lb = -ln(p/(1-p)*(1/(delta+p)-1))/R",
+        computed="posterior bound at eps_lb equals p + delta",
+        checks=(
+            Check("posterior bound at the printed eps_lb equals p + delta (p = 0.2, delta = 0.1, "
+                  "R = 1)", "result", "close",
+                  float(printed.posterior_bound(e_lb, pv, 1 - pv, Rv, NUMPY)), pv + dv),
+            Check("the printed eps_lb equals garesearch's eps_lb", "result", "close", e_lb,
+                  float(bound.eps_lb(delta=dv, p=pv, R=Rv))),
+        ),
+        explanation=(
+            "Holds: setting 1/(1 + e^{-eps R}(1-p)/p) = p + delta and solving for eps gives "
+            "the printed eps_lb (valid for p + delta < 1; for p + delta >= 1 every eps works)."
+        ),
     )
-    return _one_formula(
-        "one_formula_worst_case_prior", "worst_case_prior_formula / worst_case_epsilon_formula",
-        q * delta * (1 - delta) / (q * delta + sp.sqrt(radicand)), generic,
-        "df/dp = Q(p)/(p(q-p)(p+delta)(1-p-delta)) with Q(p) = (q-1)p^2 + 2q delta p - "
-        "q delta (1-delta); the numerator of Q(p*) expands to 0; q = 1 gives (1-delta)/2 and "
-        "eps = 2 ln((1+delta)/(1-delta))/a",
-        ("S4.1.q_crit", "S4.1.worst_crit"),
+
+
+@claim("S3.2.eps_ub", location="Sec 3.2, eps_ub", statement="eps_ub = -ln((1-p)/p*(1/(delta+1-p)-1))/R",
+       derivations={"eps_ub_sec32": "result", "one_formula_advantage": "result",
+                    "one_formula_eps_lb_ub": "result"})
+def _s32_eps_ub():
+    pv, dv, Rv = 0.3, 0.1, 1.0
+    e_ub = float(printed.eps_ub(dv, pv, Rv, NUMPY))
+    # the lower side Post[X'] >= p - delta is the upper side of X \ X' (prior 1 - p)
+    return Evidence(
+        paper="eps_ub = -ln((1-p)/p*(1/(delta+1-p)-1))/R",
+        computed="eps_ub(p) = eps_lb(1-p); bound on Post[X\\X'] at eps_ub equals 1-p+delta",
+        checks=(
+            Check("bound on Post[X \\ X'] at the printed eps_ub equals 1 - p + delta (p = 0.3, "
+                  "delta = 0.1, R = 1)", "result", "close",
+                  float(printed.posterior_bound(e_ub, 1 - pv, pv, Rv, NUMPY)), 1 - pv + dv),
+            Check("the printed eps_ub equals garesearch's eps_ub", "result", "close", e_ub,
+                  float(bound.eps_ub(delta=dv, p=pv, R=Rv))),
+        ),
+        explanation=(
+            "Holds: the lower side Post[X'] >= p - delta is the upper side for X \\ X' "
+            "(prior 1 - p), so eps_ub(p) = eps_lb(1 - p) as printed (valid for p > delta)."
+        ),
+    )
+
+
+@claim("S3.2.lb_le_ub", location="Sec 3.2, after eps=min(eps_lb,eps_ub)",
+       statement="p <= 1-p  =>  eps_lb <= eps_ub", derivations={"lb_ub_binding_sec32": "result"})
+def _s32_lb_le_ub():
+    ps = np.linspace(0.11, 0.89, 79)
+    lb = np.asarray(bound.eps_lb(delta=0.1, p=ps))
+    ub = np.asarray(bound.eps_ub(delta=0.1, p=ps))
+    ok = bool(np.all((lb <= ub) == (ps <= 0.5)))
+    return Evidence(
+        paper="p <= 1-p  =>  eps_lb <= eps_ub",
+        computed="sign(e^(R eps_lb) - e^(R eps_ub)) = sign(delta^2 (2p - 1))",
+        checks=(
+            Check("eps_lb <= eps_ub exactly where p <= 1/2 (delta = 0.1, 79 priors)", "result",
+                  "true", ok),
+            Check("eps_lb = eps_ub at p = 1/2 (delta = 0.1)", "result", "close",
+                  float(bound.eps_lb(delta=0.1, p=0.5)), float(bound.eps_ub(delta=0.1, p=0.5))),
+        ),
+        explanation=(
+            "Holds: the arguments of the two logarithms differ by delta^2 (2p - 1) (over a "
+            "positive denominator), so eps_lb <= eps_ub iff p <= 1/2 (for p <= delta, eps_ub "
+            "is infinite)."
+        ),
+    )
+
+
+@claim("S3.2.eq_main", location="Sec 3.2, Eq.(main)",
+       statement="eps <= -ln(p/Pr[X_hat_a]*(1/(delta+p)-1))/a",
+       derivations={"eq_main": "result", "one_formula_eps_main": "result"})
+def _s32_eq_main():
+    pv, qv, av, dv = 0.2, 0.5, 2.0, 0.1
+    e_main = float(printed.eps_main(dv, pv, qv, av, NUMPY))
+    return Evidence(
+        paper="eps <= -ln(p/Pr[X_hat_a]*(1/(delta+p)-1))/a",
+        computed="posterior bound 1/(1+e^{-eps a} q/p) at the printed eps equals p + delta",
+        checks=(
+            Check("bound at the printed eps equals p + delta (p = 0.2, q = 0.5, a = 2, "
+                  "delta = 0.1)", "result", "close",
+                  float(printed.posterior_bound(e_main, pv, qv, av, NUMPY)), pv + dv),
+            Check("the printed eps equals garesearch's epsilon_for_advantage (same p, q, a)",
+                  "result", "close", e_main,
+                  float(bound.epsilon_for_advantage(delta=dv, p=pv, q=qv, a=av))),
+        ),
+        explanation=(
+            "The algebra holds: if every point of X_hat is within distance a of every point "
+            "of X', then Post[X'] <= 1/(1 + e^{-eps a} q/p) <= p + delta exactly at the "
+            "printed eps. (Whether the paper's X_hat_a meets that condition is claim "
+            "S4.1.Xhat_def.)"
+        ),
     )

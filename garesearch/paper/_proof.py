@@ -72,8 +72,9 @@ class Derivation:
         Short explanation of the proof, with the corrected statement when refuted.
     summary : str
         One-line plain-text statement (for tables).
-    claims : tuple of str
-        Identifiers of the claims this derivation decides (used by the claims report).
+
+    The claims a derivation bears on are named by the claims themselves (each claim entry
+    lists its derivations and the kind of check each one is), not here.
     """
 
     name: str
@@ -85,7 +86,6 @@ class Derivation:
     counterexample: dict | None
     detail: str
     summary: str = ""
-    claims: tuple[str, ...] = ()
 
     def __post_init__(self):
         if self.status not in STATUSES:
@@ -122,7 +122,6 @@ class Derivation:
             "counterexample": _jsonable(self.counterexample),
             "detail": self.detail,
             "summary": self.summary,
-            "claims": list(self.claims),
         }
 
 
@@ -159,14 +158,28 @@ _REGISTRY: dict[str, Callable[[], Derivation]] = {}
 
 
 def derivation(func: Callable[[], Derivation]) -> Callable[[], Derivation]:
-    """Register a derivation function; its result is computed once and cached."""
+    """Register a derivation function; its result is computed once and cached.
+
+    Examples
+    --------
+    >>> import garesearch.paper
+    >>> registry()["eq_main"]().name   # registered with @derivation, computed once
+    'eq_main'
+    """
     cached = functools.cache(func)
     _REGISTRY[func.__name__] = cached
     return cached
 
 
 def registry() -> dict[str, Callable[[], Derivation]]:
-    """The registered derivation functions, by name, in paper order."""
+    """The registered derivation functions, by name, in paper order.
+
+    Examples
+    --------
+    >>> import garesearch.paper
+    >>> list(registry())[0]
+    'rescale_sec1'
+    """
     return dict(_REGISTRY)
 
 
@@ -230,7 +243,7 @@ def workdps():
     return mpmath.workdps(DPS)
 
 
-def proved(name, location, statement, detail, summary, conditions, claims=()) -> Derivation:
+def proved(name, location, statement, detail, summary, conditions) -> Derivation:
     """The record of a result that holds as stated (status :data:`PROVED`, no counterexample)."""
     return Derivation(
         name=name,
@@ -242,7 +255,6 @@ def proved(name, location, statement, detail, summary, conditions, claims=()) ->
         counterexample=None,
         detail=detail,
         summary=summary,
-        claims=claims,
     )
 
 
