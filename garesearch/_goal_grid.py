@@ -23,7 +23,8 @@ __all__ = ["Axis", "Grid", "GridWitness", "grid_side", "halve_axes", "initial_ax
 
 _GL8 = np.polynomial.legendre.leggauss(8)
 _MARGIN = 1e-9  # relative margin that covers the quadrature error of the cone integrals
-_LOG_RANGE = 55.0  # rows whose coefficients leave [e^-55, e^55] are left out of the LP
+_LOG_RANGE = 25.0  # rows with a coefficient above e^25 (~7e10) are left out of the LP (looser)
+_LOG_SMALL = 12.0  # coefficients below e^-12 (~6e-6) are raised to it or their rows left out (looser)
 
 
 @dataclass
@@ -430,9 +431,11 @@ class Grid:
             coef = np.where(le_I, lcp, lcm) + lvmax[pn]
         # a row with a huge (upper) or tiny (lower) coefficient bounds next to nothing: leaving it
         # out keeps the relaxation valid and the LP well scaled
-        keep = np.where(le_I, coef < _LOG_RANGE, coef > -_LOG_RANGE)
+        # (HiGHS treats |a| >= 1e20 as infinite and drops |a| < 1e-9: only rows that bound
+        # from the safe side are dropped, a small upper coefficient is raised -- both loosen)
+        keep = np.where(le_I, coef < _LOG_RANGE, (coef > -_LOG_SMALL) & (coef < _LOG_RANGE))
         pc, pn, le_I, coef = pc[keep], pn[keep], le_I[keep], coef[keep]
-        cval = np.exp(coef)
+        cval = np.exp(np.where(le_I, np.maximum(coef, -_LOG_SMALL), coef))
         m = len(pc)
         rows = np.concatenate([np.arange(m), np.arange(m)])
         cols = np.concatenate([nv + pc, pn])
@@ -442,7 +445,7 @@ class Grid:
         ok = (l1 < _LOG_RANGE) & (l2 < _LOG_RANGE)
         i, j, l1, l2 = self.lip[ok, 0], self.lip[ok, 1], l1[ok], l2[ok]
         ml = len(i)
-        k1, k2 = np.exp(l1), np.exp(l2)
+        k1, k2 = np.exp(np.maximum(l1, -_LOG_SMALL)), np.exp(np.maximum(l2, -_LOG_SMALL))  # raised: looser
         rows = np.concatenate([rows, m + np.arange(ml), m + np.arange(ml), m + ml + np.arange(ml), m + ml + np.arange(ml)])
         cols = np.concatenate([cols, i, j, j, i])
         vals = np.concatenate([vals, np.ones(ml), -k1, np.ones(ml), -k2])
