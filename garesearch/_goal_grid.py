@@ -453,7 +453,8 @@ class Grid:
         obj = np.concatenate([np.zeros(nv), ((self.kind == 1) | ((self.kind == 2) & upper)).astype(float)])
         a = np.concatenate([np.zeros(nv), np.ones(nq)])
         ub = np.ones(nv + nq)
-        res = solve_lp(-obj if upper else obj, A, a, ub)
+        # interior point first: about twice as fast as the dual simplex on these (many rows)
+        res = solve_lp(-obj if upper else obj, A, a, ub, methods=("highs-ipm", "highs-ds"))
         bound = certified_bound(res, obj, A, a, ub, upper)
         v = np.maximum(res.x[:nv], 1e-300)
         s = (np.log(v) + lvmax) / eps
@@ -563,10 +564,12 @@ def refine_axes(grid: Grid, frac: float = 0.3) -> list[Axis] | None:
     return out if changed else None
 
 
-def grid_side(model, tc, target, upper, rtol, budget, eps0, max_nodes, log=None):
+def grid_side(model, tc, target, upper, rtol, budget, eps0, max_nodes, log=None, enough=math.inf):
     """Certified bracket of one side: the witness from shifted pyramids (``norm=inf``, parts
     of one coordinate) and from the grid LPs' profiles, the sound end from the grid
-    relaxations, refined until ``rtol``, ``budget`` seconds or ``max_nodes`` nodes."""
+    relaxations, refined until ``rtol``, ``budget`` seconds or ``max_nodes`` nodes, or until
+    the sound end reaches ``enough`` (the other side's sound end: beyond it this side does
+    not bind)."""
     t0 = time.perf_counter()
     scale = model_scale(model)
     lo, hi, wit_hi, lps, size, at_lo = 0.0, math.inf, None, 0, {}, math.nan
@@ -606,7 +609,8 @@ def grid_side(model, tc, target, upper, rtol, budget, eps0, max_nodes, log=None)
             if log is not None:
                 log.append({"nodes": size["nodes"], "eps": trial, "bound": bound, "lo": lo, "hi": hi,
                             "seconds": time.perf_counter() - t0})
-            if (math.isfinite(hi) and lo > 0 and hi - lo <= rtol * hi) or time.perf_counter() - t0 > budget:
+            if (math.isfinite(hi) and lo > 0 and hi - lo <= rtol * hi) or time.perf_counter() - t0 > budget \
+                    or lo >= enough:
                 break
             top = min(up, hi)
             # secant on logit(bound) against log(eps) through the grid's last two points
@@ -625,7 +629,8 @@ def grid_side(model, tc, target, upper, rtol, budget, eps0, max_nodes, log=None)
             trial = nxt * (1 - rtol / 8) if nxt * (1 - rtol / 8) > lo else nxt
         history.clear()
         up = math.inf
-        if (math.isfinite(hi) and lo > 0 and hi - lo <= rtol * hi) or time.perf_counter() - t0 > budget:
+        if (math.isfinite(hi) and lo > 0 and hi - lo <= rtol * hi) or time.perf_counter() - t0 > budget \
+                or lo >= enough:
             break
         if grid.nnode >= max_nodes or not hasattr(grid, "last"):
             break

@@ -69,7 +69,7 @@ import numpy as np
 
 from . import bound
 from ._backend import NUMPY
-from .attribute import _eps_main, _maximise
+from .attribute import _maximise
 from .errors import InfeasibleError, ParameterError
 from .goals import (
     Attribute,
@@ -170,7 +170,9 @@ def _eps_from_odds(delta, p, odds, D) -> float:
         return math.inf
     if not (odds > 0 and math.isfinite(odds) and D > 0):
         return -math.inf
-    return float(_eps_main(p, p / odds, delta, D))
+    with np.errstate(all="ignore"):
+        e = float(bound.eps_main_formula(delta, p, p / odds, D, NUMPY))
+    return e if e > 0 else -math.inf
 
 
 def _lower_from_moment(p, delta, moment) -> float:

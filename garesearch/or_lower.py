@@ -22,37 +22,18 @@ __all__ = ["or_lower_epsilon", "or_lower_ratio"]
 
 def _log_tilted(prior: Prior, k: float, lo, hi, c) -> np.ndarray:
     r""":math:`\log \int_{[lo, hi]} e^{k(u - c)} dF(u)`, vectorised over ``lo``, ``hi``, ``c``
-    (continuous priors; ``-inf`` for an empty range)."""
+    (:meth:`~garesearch.priors.Prior.log_tilted_mass`; ``-inf`` for an empty range)."""
     lo, hi, c = np.broadcast_arrays(np.asarray(lo, float), np.asarray(hi, float), np.asarray(c, float))
-    if isinstance(prior, Normal):
-        from .exact import _log_ndtr_diff
-
-        mu, s = prior.mu, prior.sigma
-        m = mu + k * s * s
-        with np.errstate(invalid="ignore"):
-            out = k * (mu - c) + 0.5 * (k * s) ** 2 + _log_ndtr_diff((lo - m) / s, (hi - m) / s)
-        return np.where(hi > lo, out, -np.inf)
-    if isinstance(prior, PiecewiseUniform):
-        acc = np.full(lo.shape, -np.inf)
-        for a0, b0, dens in zip(prior.edges[:-1], prior.edges[1:], prior.density, strict=True):
-            if dens <= 0:
-                continue
-            a, b = np.maximum(lo, a0), np.minimum(hi, b0)
-            ok = b > a
-            a, b = np.where(ok, a, 0.0), np.where(ok, b, 1.0)
-            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-                if k == 0:
-                    term = np.log(b - a)
-                elif k > 0:
-                    term = k * (b - c) + np.log(-np.expm1(-k * (b - a)) / k)
-                else:
-                    term = k * (a - c) + np.log(np.expm1(k * (b - a)) / k)
-            acc = np.logaddexp(acc, np.where(ok, term + math.log(dens), -np.inf))
-        return acc
-    from .pointwise import _log_mgf
-
-    return np.array([_log_mgf(prior, k, float(a), float(b), float(cc)) if b > a else -math.inf
-                     for a, b, cc in zip(lo.ravel(), hi.ravel(), c.ravel(), strict=True)]).reshape(lo.shape)
+    ok = hi > lo
+    a, b = np.where(ok, lo, 0.0), np.where(ok, hi, 1.0)
+    fa, fb = np.isfinite(a), np.isfinite(b)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        # an infinite end: one tilted tail (continuous priors: no atom is counted twice)
+        left = prior.log_tilted_tail(k, np.where(fb, b, c), "left") + k * (np.where(fb, b, c) - c)
+        right = prior.log_tilted_tail(k, np.where(fa, a, c), "right") + k * (np.where(fa, a, c) - c)
+        both = prior.log_tilted_mass(k, np.where(fa, a, 0.0), np.where(fb, b, 1.0), c)
+        out = np.where(fa & fb, both, np.where(fa, right, np.where(fb, left, np.logaddexp(left, right))))
+    return np.where(ok, out, -np.inf)
 
 
 def _kernel_masses(att: Attribute, t, x, eps):
