@@ -125,6 +125,7 @@ from ._goal_model import (
     method_of,
     rebuild_goal,
     resolve_true_values,
+    spread,
     true_codes,
     true_coords,
 )
@@ -262,6 +263,18 @@ def _witness_info(side: Bracket, method: str) -> dict:
     return {"kind": type(w).__name__}
 
 
+def _heavy(prior) -> bool:
+    """Whether a tail of a continuous prior is heavier than every exponential (its tilted tail
+    diverges at a rate far below the prior's own scale)."""
+    if isinstance(prior, Categorical):
+        return False
+    k = 1e-9 / spread(prior)
+    med = float(prior.quantile(0.5))
+    with np.errstate(all="ignore"):
+        return not (np.isfinite(prior.log_tilted_tail(k, med, "right"))
+                    and np.isfinite(prior.log_tilted_tail(-k, med, "left")))
+
+
 def _continuous_coords(model: GoalModel) -> int:
     return sum(not isinstance(pr, Categorical) for pr in model.priors)
 
@@ -297,6 +310,12 @@ def _solve_t(model: GoalModel, tv, delta, sides, rtol, deadline, max_nodes, at=N
     targets = [("upper", p + delta, True)]
     if sides == "both":
         targets.append(("lower", p - delta, False))
+        if p - delta > 0 and len(model.terms) == 1 and any(_heavy(pr) for pr in model.priors):
+            raise InfeasibleError(
+                f"no epsilon > 0 keeps the advantage within delta={delta} at t={list(tv)!r} "
+                f"(p={p:.6g}): the lower side cannot be met (a prior's tails are heavier than every "
+                "exponential, so the inverted kernel exp(+epsilon d) along that coordinate pushes the "
+                "posterior of the bounded set X' to 0); use sides='upper', or a delta of at least p")
     out: dict = {"p": p, "method": method, "tc": tc, "sides": {}}
     t0 = time.perf_counter()
     floor = None

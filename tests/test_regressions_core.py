@@ -146,9 +146,7 @@ _LONG_RUN = pytest.mark.xfail(strict=True, reason="long run: the call exceeds 30
     "or_of_10",  # the optimum under the discrete metric: every combination of masses at once
     pytest.param("and_of_10_each", marks=_LONG_RUN),  # construction='sound', radii='each'
     "and_of_10_optimal",  # the product bound, within its budget
-    pytest.param("l2_cauchy", marks=pytest.mark.xfail(
-        strict=True, raises=Exception, reason="optimal construction, l_2 ball of two Cauchy "
-        "coordinates: the grid LP exceeds the budget and its lower-side witness is wrong")),
+    "l2_cauchy",  # heavy tails: the lower side is refused up front
 ])
 def test_long_runs_finish_or_refuse(case):
     run = {
