@@ -21,7 +21,7 @@ _LAZY: dict[str, str] = {
     "advantage_with_confidence": "approx_dp",
     "confidence_for_advantage": "approx_dp",
     "adp_posterior_bound": "approx_dp",
-    "search_smooth_laplace": "approx_dp",
+    "search_smooth_laplace": "smooth_laplace",
     "laplace_release": "release",
     "gaussian_release": "release",
     "posterior_belief_bound": "readings",
@@ -108,6 +108,7 @@ _SUBMODULES = {
     "mechanisms",
     "noise",
     "approx_dp",
+    "smooth_laplace",
     "release",
     "readings",
     "risk_profile",
@@ -131,6 +132,9 @@ _SUBMODULES = {
     "priors",
     "bound",
     "attribute",
+    "optimal",
+    "tilted",
+    "pointwise",
     "errors",
 }
 

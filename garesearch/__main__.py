@@ -36,7 +36,17 @@ def _usage() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Run a command; returns its exit status (0 done, 1 infeasible, 2 malformed input or a
-    missing optional package, 3 internal error, 141 output cut short by a closed pipe)."""
+    missing optional package, 3 internal error, 141 output cut short by a closed pipe).
+
+    Examples
+    --------
+    >>> import contextlib, io
+    >>> out = io.StringIO()
+    >>> with contextlib.redirect_stdout(out):
+    ...     status = main(["demo"])
+    >>> status, "(paper: 0.539)" in out.getvalue()
+    (0, True)
+    """
     try:
         try:
             status = _dispatch(list(sys.argv[1:] if argv is None else argv))

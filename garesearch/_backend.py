@@ -16,7 +16,7 @@ from typing import Any
 import mpmath
 import numpy as np
 
-__all__ = ["MPMATH", "NUMPY", "Backend", "sympy_backend"]
+__all__ = ["MPMATH", "NUMPY", "Backend", "backend_for", "sympy_backend"]
 
 
 @dataclass(frozen=True)
@@ -75,8 +75,27 @@ MPMATH = Backend(
 )
 
 
+def backend_for(dps: int | None) -> Backend:
+    """``NUMPY`` for the float64 path (``dps=None``), ``MPMATH`` for ``dps`` digits.
+
+    Examples
+    --------
+    >>> backend_for(None) is NUMPY, backend_for(30) is MPMATH
+    (True, True)
+    """
+    return NUMPY if dps is None else MPMATH
+
+
 def sympy_backend() -> Backend:
-    """The sympy backend (built on demand: importing sympy is slow)."""
+    """The sympy backend (built on demand: importing sympy is slow).
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> B = sympy_backend()
+    >>> B.exp(sp.log(3)), B.name
+    (3, 'sympy')
+    """
     import sympy as sp
 
     return Backend(

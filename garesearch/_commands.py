@@ -29,7 +29,18 @@ class OneLineParser(argparse.ArgumentParser):
 
 def fail(status: int, kind: str, message: str, as_json: bool = False, prog: str = "garesearch") -> int:
     """Report a failure: ``prog: kind: message`` on stderr and, if ``as_json``, the object
-    ``{"error": {"kind", "message", "exit_status"}}`` on stdout; returns ``status``."""
+    ``{"error": {"kind", "message", "exit_status"}}`` on stdout; returns ``status``.
+
+    Examples
+    --------
+    >>> import contextlib, io
+    >>> with contextlib.redirect_stderr(io.StringIO()) as err:
+    ...     fail(2, "error", "delta must lie in (0, 1)", as_json=True)
+    {"error": {"kind": "error", "message": "delta must lie in (0, 1)", "exit_status": 2}}
+    2
+    >>> err.getvalue().strip()
+    'garesearch: error: delta must lie in (0, 1)'
+    """
     message = " ".join(str(message).split())
     print(f"{prog}: {kind}: {message}", file=sys.stderr)
     if as_json:
@@ -39,7 +50,15 @@ def fail(status: int, kind: str, message: str, as_json: bool = False, prog: str 
 
 def quiet_broken_pipe() -> int:
     """After a :class:`BrokenPipeError` on stdout: send the rest of the output to the null
-    device (so that the interpreter's final flush stays silent) and return 141."""
+    device (so that the interpreter's final flush stays silent) and return 141.
+
+    Examples
+    --------
+    >>> quiet_broken_pipe.__name__  # called by a command after BrokenPipeError; it redirects stdout
+    'quiet_broken_pipe'
+    >>> BROKEN_PIPE  # the exit status it returns, 128 + SIGPIPE
+    141
+    """
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())

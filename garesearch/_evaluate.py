@@ -18,24 +18,33 @@ from typing import Any
 import mpmath
 import numpy as np
 
-from ._backend import MPMATH, NUMPY, Backend
+from ._backend import MPMATH, Backend, backend_for
 from .errors import ParameterError
 
-__all__ = ["as_float_array", "as_mpf", "check", "evaluate", "first_bad", "mp_value", "refine", "scalar_values", "to_fraction", "to_values"]
+__all__ = ["as_float_array", "as_mpf", "check", "evaluate", "first_bad", "mp_value", "refine", "representable", "scalar_values", "to_fraction", "to_values"]
 
 
 _MAX_SHOW = 3  # elements of an array quoted in a message
 
 
 def first_bad(x, bad):
-    """The first element of ``x`` where ``bad`` holds, with its index for arrays."""
+    """The first element of ``x`` where ``bad`` holds, with its index for arrays.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = np.array([0.5, 2.0, 3.0])
+    >>> first_bad(x, x > 1)
+    '2.0 (element [1])'
+    """
     if isinstance(x, np.ndarray) and x.ndim:
         bad = np.broadcast_to(bad, x.shape)
         if not np.any(bad):
             return None
         i = np.unravel_index(int(np.flatnonzero(bad)[0]), x.shape)
-        index = i[0] if len(i) == 1 else i
-        return f"{x[i]!r} (element {list(index) if isinstance(index, tuple) else [index]})"
+        index = [int(j) for j in i]
+        value = x[i].item() if isinstance(x[i], np.generic) else x[i]
+        return f"{value!r} (element {index})"
     return repr(x) if isinstance(x, str) else x
 
 
@@ -58,6 +67,15 @@ def as_float_array(name: str, value) -> np.ndarray:
     numeric strings and (nested) sequences or arrays of them.  Rejects ``None``, booleans,
     complex numbers, mappings, sets and other objects, and ragged sequences, with a message
     that names the parameter.
+
+    Examples
+    --------
+    >>> as_float_array("p", ["0.25", 0.5]).tolist()
+    [0.25, 0.5]
+    >>> as_float_array("p", None)
+    Traceback (most recent call last):
+    ...
+    garesearch.errors.ParameterError: p must be a real number or an array of real numbers; got None of type NoneType
     """
     if value is None or isinstance(value, (bool, np.bool_, Mapping, set, frozenset, bytes)):
         raise _not_real(name, value)
@@ -104,6 +122,13 @@ def as_mpf(name: str, value, dps: int):
     Floats and integers (Python or numpy) convert exactly; strings and
     :class:`decimal.Decimal` are read at the working precision; a
     :class:`fractions.Fraction` is divided out at the working precision.
+
+    Examples
+    --------
+    >>> import mpmath
+    >>> with mpmath.workdps(30):
+    ...     as_mpf("p", "0.1", 30) == mpmath.mpf(1) / 10, as_mpf("p", 0.1, 30) == mpmath.mpf(1) / 10
+    (True, False)
     """
     if isinstance(value, (list, tuple)) or (isinstance(value, np.ndarray) and value.ndim):
         raise ParameterError(
@@ -140,6 +165,12 @@ def to_values(dps: int | None, **kwargs: Any) -> dict[str, Any]:
     Must be called inside ``mpmath.workdps(dps)`` when ``dps`` is set.  Anything that is not
     a real number (``None``, a string that is not a number, a complex number, a mapping, an
     object) raises :class:`ParameterError` naming the parameter.
+
+    Examples
+    --------
+    >>> v = to_values(None, p=[0.1, 0.2], q=0.5)
+    >>> v["q"].tolist()  # broadcast together
+    [0.5, 0.5]
     """
     if dps is None:
         names = list(kwargs)
@@ -167,6 +198,11 @@ def scalar_values(**kwargs: Any) -> dict[str, float]:
     Raises :class:`ParameterError` naming the parameter for arrays and sequences (instead
     of numpy's "truth value of an array is ambiguous" further down) and for anything that
     :func:`to_values` rejects.
+
+    Examples
+    --------
+    >>> scalar_values(epsilon="0.5", beta=1)
+    {'epsilon': 0.5, 'beta': 1.0}
     """
     out = {}
     for name, value in kwargs.items():
@@ -182,7 +218,16 @@ def scalar_values(**kwargs: Any) -> dict[str, float]:
 
 
 def check(name: str, value, low, high, *, low_open: bool = True, high_open: bool = True) -> None:
-    """Raise :class:`ParameterError` unless ``low < value < high`` (open or closed ends)."""
+    """Raise :class:`ParameterError` unless ``low < value < high`` (open or closed ends).
+
+    Examples
+    --------
+    >>> check("p", 0.5, 0, 1)
+    >>> check("p", 1.0, 0, 1)
+    Traceback (most recent call last):
+    ...
+    garesearch.errors.ParameterError: p must lie in (0, 1); got 1.0
+    """
     v = value
     if isinstance(v, np.ndarray) and v.size and np.ndim(low) == 0 and np.ndim(high) == 0:
         lo, hi = v.min(), v.max()  # two reductions; NaN fails both tests below
@@ -207,8 +252,16 @@ def check(name: str, value, low, high, *, low_open: bool = True, high_open: bool
 
 
 def evaluate(formula: Callable[..., Any], values: dict[str, Any], dps: int | None):
-    """Evaluate ``formula(**values, B=backend)`` in the precision chosen by ``dps``."""
-    backend: Backend = NUMPY if dps is None else MPMATH
+    """Evaluate ``formula(**values, B=backend)`` in the precision chosen by ``dps``.
+
+    Examples
+    --------
+    >>> def double(x, B):
+    ...     return 2 * B.exp(x)
+    >>> float(evaluate(double, {"x": 0.0}, None)), evaluate(double, {"x": 0}, 20)
+    (2.0, mpf('2.0'))
+    """
+    backend: Backend = backend_for(dps)
     if dps is None:
         with np.errstate(all="ignore"):
             out = formula(**values, B=backend)
@@ -247,6 +300,15 @@ def mp_value(formula: Callable[..., Any], args: dict[str, Any], start: int = 30,
     reference against which the float64 paths are refined where they lose digits
     (:func:`refine`): with float inputs, a cancellation can only lose as many digits as the
     inputs' exponents span, so the ladder ends.
+
+    Examples
+    --------
+    >>> import mpmath
+    >>> def one_minus_cos(x, B):  # every digit cancels in float64 near 0
+    ...     return 1 - (mpmath.cos(x) if B.name == "mpmath" else B.exp(0 * x))
+    >>> v = mp_value(one_minus_cos, {"x": 1e-5})
+    >>> abs(v / (mpmath.mpf(1e-5) ** 2 / 2) - 1) < 1e-9  # 1 - cos x = x^2/2 - x^4/24 + ...
+    True
     """
     prev = None
     value = None
@@ -268,6 +330,17 @@ def refine(formula: Callable[..., Any], values: dict[str, Any], out, mask):
     (a cancellation, an overflow or underflow of an intermediate) are evaluated again with
     mpmath from the same float inputs, and rounded to float64 (``inf`` or 0 where the value
     itself lies outside the float64 range; the caller decides what that means).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> def f(x, B):
+    ...     return B.log1p(x) if B.name == "mpmath" else B.log(1 + x)
+    >>> x = np.array([1e-20, 1.0])
+    >>> from garesearch._backend import NUMPY
+    >>> out = refine(f, {"x": x}, f(x, NUMPY), np.array([True, False]))
+    >>> bool(out[0] == 1e-20), bool(out[1] == np.log(2.0))  # log(1 + 1e-20) is 0 in float64
+    (True, True)
     """
     mask = np.asarray(mask, dtype=bool)
     if not np.any(mask):
@@ -283,8 +356,49 @@ def refine(formula: Callable[..., Any], values: dict[str, Any], out, mask):
 
 
 def to_fraction(x) -> Fraction:
-    """The exact rational value of a float or an mpmath number (for exact sign decisions)."""
+    """The exact rational value of a float or an mpmath number (for exact sign decisions).
+
+    Examples
+    --------
+    >>> to_fraction(0.5), to_fraction(0.1) == Fraction(1, 10)
+    (Fraction(1, 2), False)
+    """
     if isinstance(x, mpmath.mpf):
         man, exp = x.man_exp
         return Fraction(man) * Fraction(2) ** exp
     return Fraction(float(x))
+
+
+def representable(out, what: str, dps, hint: str = "pass dps= for the mpmath path"):
+    """``out``, or :class:`ParameterError` where a finite value overflows float64 (``dps=None``).
+
+    Parameters
+    ----------
+    out : float or ndarray
+        The float64 result.
+    what : str
+        What it is, for the message.
+    dps : int or None
+        The precision of the evaluation; the mpmath path (``dps`` given) has no overflow.
+    hint : str
+        What the caller can do instead.
+
+    Returns
+    -------
+    float or ndarray
+        ``out``.
+
+    Examples
+    --------
+    >>> representable(2.0, "x", None)
+    2.0
+    >>> representable(float("inf"), "x", None)
+    Traceback (most recent call last):
+    ...
+    garesearch.errors.ParameterError: x lies outside the float64 range (above about 1.8e308) for these inputs; pass dps= for the mpmath path
+    """
+    if dps is None and not np.all(np.isfinite(out)):
+        raise ParameterError(
+            f"{what} lies outside the float64 range (above about 1.8e308) for these inputs; {hint}"
+        )
+    return out

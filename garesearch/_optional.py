@@ -28,6 +28,15 @@ def require(module: str, extra: str, purpose: str) -> ModuleType:
     Returns
     -------
     module
+
+    Examples
+    --------
+    >>> require("math", "notebooks", "a test").sqrt(4.0)
+    2.0
+    >>> require("no_such_module_x", "notebooks", "the widgets")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    garesearch._optional.MissingDependencyError: ...pip install 'garesearch[notebooks]'...
     """
     try:
         return importlib.import_module(module)

@@ -57,7 +57,13 @@ _EPS_GRID = 500
 
 
 def dp_accounting_available() -> bool:
-    """True if Google's optional ``dp_accounting`` package can be imported (beyond the paper)."""
+    """True if Google's optional ``dp_accounting`` package can be imported (beyond the paper).
+
+    Examples
+    --------
+    >>> isinstance(dp_accounting_available(), bool)
+    True
+    """
     try:
         import dp_accounting.pld.privacy_loss_distribution  # noqa: F401
     except ImportError:
@@ -110,6 +116,11 @@ def laplace_tradeoff(alpha, *, mu: float):
     r"""Trade-off curve of Laplace noise of scale ``b`` between inputs ``mu * b`` apart (beyond the paper).
 
     Dong, Roth and Su (2022), Sec. 2.4 (module docstring).
+
+    Examples
+    --------
+    >>> laplace_tradeoff(0.3, mu=0.0)  # identical inputs: 1 - alpha
+    0.7
     """
     a, m = _alpha(alpha), _check_mu(mu)
     with np.errstate(divide="ignore", over="ignore"):
@@ -124,6 +135,14 @@ def pure_dp_tradeoff(alpha, *, epsilon: float, dp_delta: float = 0.0):
 
     :math:`\max(0, 1 - \delta - e^\epsilon\alpha, e^{-\epsilon}(1 - \delta - \alpha))`
     (Wasserman and Zhou 2010; Kairouz, Oh and Viswanath 2015; Dong, Roth and Su, Prop. 2.5).
+
+    Examples
+    --------
+    >>> float(pure_dp_tradeoff(0.5, epsilon=0.0))
+    0.5
+    >>> import math
+    >>> abs(float(pure_dp_tradeoff(0.1, epsilon=1.0)) - (1 - math.e * 0.1)) < 1e-15
+    True
     """
     a = _alpha(alpha)
     if not (isinstance(epsilon, (int, float, np.integer, np.floating)) and epsilon >= 0):
@@ -166,7 +185,14 @@ def gaussian_dp_delta(epsilon, *, mu: float):
 
 
 def gaussian_dp_epsilon(dp_delta: float, *, mu: float) -> float:
-    r"""The smallest :math:`\epsilon \ge 0` with :func:`gaussian_dp_delta` at most ``dp_delta`` (beyond the paper)."""
+    r"""The smallest :math:`\epsilon \ge 0` with :func:`gaussian_dp_delta` at most ``dp_delta`` (beyond the paper).
+
+    Examples
+    --------
+    >>> eps = gaussian_dp_epsilon(1e-5, mu=1.0)
+    >>> abs(gaussian_dp_delta(eps, mu=1.0) - 1e-5) < 1e-12  # the inverse of gaussian_dp_delta
+    True
+    """
     from scipy.optimize import brentq
 
     m = _check_mu(mu)
@@ -186,6 +212,12 @@ def tradeoff_from_profile(alpha, dp_delta: Callable, epsilons) -> np.ndarray:
     :math:`f(\alpha) = \max_{\epsilon} \max(0, 1 - \delta(\epsilon) - e^\epsilon\alpha,
     e^{-\epsilon}(1 - \delta(\epsilon) - \alpha))` (Dong, Roth and Su, Prop. 2.12); the
     maximum over a grid is at most the supremum, so the curve returned is a sound lower bound.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> float(tradeoff_from_profile(0.25, lambda e: np.zeros_like(e), [0.0]))  # epsilon = 0: 1 - alpha
+    0.75
     """
     a = _alpha(alpha)
     e = np.asarray(epsilons, dtype=float)
@@ -414,6 +446,16 @@ def plot_tradeoff(profiles, ax=None, *, labels=None, n: int = 401):
     Returns
     -------
     matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> ax = plot_tradeoff(privacy_profile("gaussian", scale=2.0), labels=["Gaussian, sigma = 2"])
+    >>> ax.get_xlabel() != ""
+    True
+    >>> import matplotlib.pyplot as plt
+    >>> plt.close(ax.figure)
     """
     import matplotlib.pyplot as plt
 

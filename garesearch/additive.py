@@ -48,7 +48,17 @@ _DG_MAX_SCALE = 1e5
 
 
 def check_scale(scale, name: str = "scale") -> float:
-    """A noise scale: a finite number > 0 (raises :class:`ParameterError` otherwise)."""
+    """A noise scale: a finite number > 0 (raises :class:`ParameterError` otherwise).
+
+    Examples
+    --------
+    >>> check_scale(2)
+    2.0
+    >>> check_scale(0.0)
+    Traceback (most recent call last):
+    ...
+    garesearch.errors.ParameterError: scale must be a finite number > 0; got 0.0
+    """
     if not (isinstance(scale, (int, float, np.integer, np.floating)) and math.isfinite(float(scale))
             and float(scale) > 0):
         raise ParameterError(f"{name} must be a finite number > 0; got {scale!r}")

@@ -5,7 +5,9 @@ Notation of App. B: ``p`` and ``q`` are the prior masses of the correct guesses
 point of :math:`\hat X'` is within distance 1 of every point of :math:`X'` (``a = 1``).  The
 paper calls the bound on the advantage :math:`\epsilon'` and the probability that it holds
 :math:`\delta'`; garesearch names them ``advantage`` and ``confidence`` to keep them apart
-from the mechanism's :math:`(\epsilon, \delta)`.
+from the mechanism's :math:`(\epsilon, \delta)`, whose delta is ``dp_delta`` in the code
+(``delta`` means an advantage bound throughout garesearch; ``delta=`` still works here, with a
+DeprecationWarning, for one release).
 
 B.1, from an :math:`(\epsilon,\delta)` mechanism to :math:`(\epsilon',\delta')` guessing advantage
 --------------------------------------------------------------------------------------------------
@@ -45,7 +47,7 @@ Modelling caveats (documented, not hidden)
    some point of :math:`\hat X'` maps to (with magnitude :math:`c/b`).  In the tails
    :math:`\bar\chi_y \to 0` and the factor :math:`1 - \delta/\bar\chi_y` turns negative,
    which is exactly the problem B.1 handles with :math:`\delta'`.
-5. *Smooth sensitivity* :math:`c_\beta(t)` depends on :math:`\beta`; the search below takes
+5. *Smooth sensitivity* :math:`c_\beta(t)` depends on :math:`\beta`; :func:`garesearch.smooth_laplace.search_smooth_laplace` takes
    ``c`` for the chosen ``beta`` as given (the paper's "try values of C'" loop is left to
    the caller).
 """
@@ -55,14 +57,23 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-import mpmath
 import numpy as np
 
 from . import noise as _noise
-from ._backend import MPMATH
-from ._evaluate import check, evaluate, finish, mp_value, scalar_values, to_values, workdps
+from ._args import renamed_keywords
+from ._backend import backend_for
+from ._evaluate import check, evaluate, finish, scalar_values, to_values, workdps
 from .bound import epsilon_for_advantage
 from .errors import InfeasibleError, ParameterError
+from .smooth_laplace import (  # App. B.2's smooth-sensitivity Laplace noise, re-exported
+    SmoothLaplaceParameters,
+    beta_bound,
+    bprime_interval,
+    search_smooth_laplace,
+    smooth_laplace_delta,
+    smooth_laplace_dp_delta,
+    smooth_laplace_ratio,
+)
 
 __all__ = [
     "B1Result",
@@ -80,6 +91,7 @@ __all__ = [
     "posterior_bound_chi_formula",
     "search_smooth_laplace",
     "smooth_laplace_delta",
+    "smooth_laplace_dp_delta",
     "smooth_laplace_ratio",
 ]
 
@@ -87,12 +99,13 @@ __all__ = [
 # --------------------------------------------------------------------------------------
 # Formulas, written once.
 # --------------------------------------------------------------------------------------
-def posterior_bound_chi_formula(epsilon, delta, chi, p, q, B):
+@renamed_keywords(delta="dp_delta")
+def posterior_bound_chi_formula(epsilon, dp_delta, chi, p, q, B):
     r"""App. B.1: :math:`\Pr_{post}[X'] \le 1/\bigl(1 + \frac{q/p}{e^\epsilon + \delta/\underline\chi}\bigr)`.
 
     Parameters
     ----------
-    epsilon, delta : float, ndarray or mpmath.mpf
+    epsilon, dp_delta : float, ndarray or mpmath.mpf
         The mechanism's :math:`(\epsilon, \delta)` (scaled distance, ``a = 1``).
     chi : float, ndarray or mpmath.mpf
         :math:`\underline\chi_y > 0`.
@@ -105,11 +118,20 @@ def posterior_bound_chi_formula(epsilon, delta, chi, p, q, B):
     -------
     same type as the inputs
         The bound on the posterior.
+
+    Examples
+    --------
+    >>> import math
+    >>> from garesearch._backend import NUMPY
+    >>> got = posterior_bound_chi_formula(0.5, 0.0, 0.1, 0.2, 0.8, NUMPY)  # dp_delta = 0: Sec. 3.2
+    >>> abs(float(got) - 0.2 / (0.2 + 0.8 * math.exp(-0.5))) < 1e-15
+    True
     """
-    return 1 / (1 + (q / p) / (B.exp(epsilon) + delta / chi))
+    return 1 / (1 + (q / p) / (B.exp(epsilon) + dp_delta / chi))
 
 
-def chi_required_formula(epsilon, delta, advantage, p, q, B):
+@renamed_keywords(delta="dp_delta")
+def chi_required_formula(epsilon, dp_delta, advantage, p, q, B):
     r"""App. B.1, :math:`\epsilon'` fixed: the smallest :math:`\underline\chi` that meets :math:`\epsilon'`.
 
     The posterior stays at most ``p + advantage`` if
@@ -120,7 +142,7 @@ def chi_required_formula(epsilon, delta, advantage, p, q, B):
 
     Parameters
     ----------
-    epsilon, delta : float, ndarray or mpmath.mpf
+    epsilon, dp_delta : float, ndarray or mpmath.mpf
         The mechanism's :math:`(\epsilon, \delta)`.
     advantage : float, ndarray or mpmath.mpf
         :math:`\epsilon'`, the allowed advantage.
@@ -133,8 +155,15 @@ def chi_required_formula(epsilon, delta, advantage, p, q, B):
     -------
     same type as the inputs
         The required :math:`\underline\chi`.
+
+    Examples
+    --------
+    >>> from garesearch._backend import NUMPY
+    >>> chi = chi_required_formula(0.5, 0.01, 0.3, 0.2, 0.5, NUMPY)
+    >>> round(float(posterior_bound_chi_formula(0.5, 0.01, chi, 0.2, 0.5, NUMPY)), 12)  # p + advantage
+    0.5
     """
-    return delta / _chi_denominator(epsilon, advantage, p, q, B)
+    return dp_delta / _chi_denominator(epsilon, advantage, p, q, B)
 
 
 def _chi_denominator(epsilon, advantage, p, q, B):
@@ -144,12 +173,13 @@ def _chi_denominator(epsilon, advantage, p, q, B):
     return s / (1 - s) * q / p - B.exp(epsilon)
 
 
-def adp_posterior_bound_formula(epsilon, delta, chibar, p, q, B):
+@renamed_keywords(delta="dp_delta")
+def adp_posterior_bound_formula(epsilon, dp_delta, chibar, p, q, B):
     r"""App. B.2: :math:`\Pr_{post}[X'] \le 1/\bigl(1 + e^{-\epsilon}(1 - \delta/\bar\chi)\,q/p\bigr)`.
 
     Parameters
     ----------
-    epsilon, delta : float, ndarray or mpmath.mpf
+    epsilon, dp_delta : float, ndarray or mpmath.mpf
         The mechanism's :math:`(\epsilon, \delta)`.
     chibar : float, ndarray or mpmath.mpf
         :math:`\bar\chi_y > \delta`.
@@ -162,130 +192,16 @@ def adp_posterior_bound_formula(epsilon, delta, chibar, p, q, B):
     -------
     same type as the inputs
         The bound on the posterior.
+
+    Examples
+    --------
+    >>> import math
+    >>> from garesearch._backend import NUMPY
+    >>> got = adp_posterior_bound_formula(0.8, 0.05, 0.4, 0.3, 0.6, NUMPY)
+    >>> abs(float(got) - 1 / (1 + math.exp(-0.8) * (1 - 0.05 / 0.4) * 0.6 / 0.3)) < 1e-15
+    True
     """
-    return 1 / (1 + B.exp(-epsilon) * ((chibar - delta) / chibar) * q / p)
-
-
-def smooth_laplace_delta_formula(epsilon, b, beta, B):
-    r"""App. B.2 (from [dersens]): :math:`\delta = 2e^{\epsilon - 1 - (\epsilon-b)/\beta}`.
-
-    Parameters
-    ----------
-    epsilon, b, beta : float, ndarray or mpmath.mpf
-        Epsilon, the noise parameter ``b`` and the smoothness :math:`\beta`.
-    B : Backend
-        ``NUMPY``, ``MPMATH`` or the sympy backend.
-
-    Returns
-    -------
-    same type as the inputs
-        :math:`\delta`.
-    """
-    return 2 * B.exp(epsilon - 1 - (epsilon - b) / beta)
-
-
-def smooth_laplace_ratio_formula(epsilon, b, beta, c, B):
-    r"""App. B.2: :math:`\delta/\bar\chi = 4e^{\epsilon-1-(\epsilon-b)/\beta}\,c/b` with :math:`\bar\chi = b/(2c)`.
-
-    Parameters
-    ----------
-    epsilon, b, beta : float, ndarray or mpmath.mpf
-        Epsilon, the noise parameter ``b`` and the smoothness :math:`\beta`.
-    c : float, ndarray or mpmath.mpf
-        Smooth derivative sensitivity :math:`c_\beta(t)`.
-    B : Backend
-        ``NUMPY``, ``MPMATH`` or the sympy backend.
-
-    Returns
-    -------
-    same type as the inputs
-        :math:`\delta/\bar\chi`.
-    """
-    return 4 * B.exp(epsilon - 1 - (epsilon - b) / beta) * c / b
-
-
-def beta_bound_formula(epsilon, b, C, B):
-    r"""App. B.2: :math:`\beta \le (\epsilon-b)/(\epsilon-1-\ln(b/(4C)))` (denominator > 0).
-
-    Parameters
-    ----------
-    epsilon, b : float, ndarray or mpmath.mpf
-        Epsilon and the noise parameter ``b``.
-    C : float, ndarray or mpmath.mpf
-        Upper bound on :math:`c_\beta(t)`.
-    B : Backend
-        ``NUMPY``, ``MPMATH`` or the sympy backend.
-
-    Returns
-    -------
-    same type as the inputs
-        The bound on :math:`\beta`.
-    """
-    return (epsilon - b) / _beta_denominator(epsilon, b, C, B)
-
-
-def _beta_denominator(epsilon, b, C, B):
-    r""":math:`\epsilon - 1 - \ln(b/(4C))`, the denominator of :func:`beta_bound_formula` (App. B.2)."""
-    return epsilon - 1 - (B.log(b) - B.log(4) - B.log(C))
-
-
-def lambert_argument_formula(epsilon, alpha, beta, c, B, typo=False):
-    r"""App. B.2: the argument of Lambert's W in the step that finds :math:`b'`.
-
-    .. math:: -\frac{4c\,e^{\epsilon-\alpha-1-(\epsilon-\alpha)/\beta}}{(1-e^{-\alpha})\beta}
-
-    (``typo=True``: :math:`1-e^{-\alpha\epsilon}` as the paper's requirement prints).
-    It is :math:`-e^{L}` with ``L`` from :func:`lambert_log_argument_formula`.
-
-    Parameters
-    ----------
-    epsilon, alpha, beta, c : float, ndarray or mpmath.mpf
-        Epsilon, :math:`\alpha`, :math:`\beta` and :math:`c_\beta(t)`.
-    B : Backend
-        ``NUMPY``, ``MPMATH`` or the sympy backend.
-    typo : bool
-        Use the paper's printed :math:`e^{-\alpha\epsilon}` instead of :math:`e^{-\alpha}`.
-
-    Returns
-    -------
-    same type as the inputs
-        The argument ``z`` of W.
-    """
-    return -B.exp(lambert_log_argument_formula(epsilon, alpha, beta, c, B, typo))
-
-
-def lambert_log_argument_formula(epsilon, alpha, beta, c, B, typo=False):
-    r""":math:`L = \ln(-z)` for the argument ``z`` of :func:`lambert_argument_formula` (App. B.2).
-
-    .. math:: L = \ln 4c + \epsilon - \alpha - 1 - (\epsilon-\alpha)/\beta - \ln(1-e^{-\alpha})
-       - \ln\beta
-
-    In logarithms, ``z`` can be far below the float64 range (:math:`e^{-5738}` for
-    :math:`\beta = 10^{-3}`) without underflowing to 0.
-
-    Parameters
-    ----------
-    epsilon, alpha, beta, c, B, typo
-        As in :func:`lambert_argument_formula`.
-
-    Returns
-    -------
-    same type as the inputs
-        :math:`\ln(-z)`.
-    """
-    gap = -B.expm1(-alpha * epsilon) if typo else -B.expm1(-alpha)
-    return (B.log(4 * c) + epsilon - alpha - 1 - (epsilon - alpha) / beta - B.log(gap)
-            - B.log(beta))
-
-
-def _bprime_end(branch: int, typo: bool):
-    """``(epsilon, alpha, beta, c, B) -> -beta W_branch(z)``, one end of :func:`bprime_interval`."""
-
-    def formula(epsilon, alpha, beta, c, B):
-        z = lambert_argument_formula(epsilon, alpha, beta, c, B, typo)
-        return -beta * B.lambertw(z, branch)
-
-    return formula
+    return 1 / (1 + B.exp(-epsilon) * ((chibar - dp_delta) / chibar) * q / p)
 
 
 # --------------------------------------------------------------------------------------
@@ -298,7 +214,8 @@ def _check_pq(v):
         raise ParameterError("p + q must be at most 1 (X' and the comparison set are disjoint)")
 
 
-def posterior_bound_chi(*, epsilon, delta, chi, p, q, dps: int | None = None):
+@renamed_keywords(delta="dp_delta")
+def posterior_bound_chi(*, epsilon, dp_delta, chi, p, q, dps: int | None = None):
     r"""App. B.1's posterior bound for one output, given :math:`\underline\chi_y`.
 
     .. math:: \Pr_{post}[X'] \le \frac{1}{1 + \frac{q/p}{e^{\epsilon} + \delta/\underline\chi_y}}
@@ -309,7 +226,7 @@ def posterior_bound_chi(*, epsilon, delta, chi, p, q, dps: int | None = None):
     ----------
     epsilon : float
         Epsilon of the mechanism w.r.t. the scaled distance (``a = 1``), ``>= 0``.
-    delta : float
+    dp_delta : float
         Delta of the mechanism, ``>= 0`` (a density-level constant, caveat 1).
     chi : float
         :math:`\inf_{x \in \hat X'} f_Y(y|x) > 0`.
@@ -322,11 +239,18 @@ def posterior_bound_chi(*, epsilon, delta, chi, p, q, dps: int | None = None):
     -------
     float, ndarray or mpmath.mpf
         The bound on the posterior.
+
+    Examples
+    --------
+    >>> import math
+    >>> got = posterior_bound_chi(epsilon=0.7, dp_delta=0.02, chi=0.05, p=0.25, q=0.5)
+    >>> abs(got - 1 / (1 + (0.5 / 0.25) / (math.exp(0.7) + 0.02 / 0.05))) < 1e-15
+    True
     """
     with workdps(dps):
-        v = to_values(dps, epsilon=epsilon, delta=delta, chi=chi, p=p, q=q)
+        v = to_values(dps, epsilon=epsilon, dp_delta=dp_delta, chi=chi, p=p, q=q)
         check("epsilon", v["epsilon"], 0, np.inf, low_open=False)
-        check("delta", v["delta"], 0, np.inf, low_open=False)
+        check("dp_delta", v["dp_delta"], 0, np.inf, low_open=False)
         check("chi", v["chi"], 0, np.inf)
         _check_pq(v)
         return finish(evaluate(posterior_bound_chi_formula, v, dps), dps)
@@ -377,14 +301,20 @@ def average_advantage(*, advantage, confidence):
     -------
     float or ndarray
         The average advantage bound.
+
+    Examples
+    --------
+    >>> round(float(average_advantage(advantage=0.1, confidence=0.9)), 12)  # 0.1 * 0.9 + 1 * 0.1
+    0.19
     """
     v = to_values(None, advantage=advantage, confidence=confidence)
     check("confidence", v["confidence"], 0, 1, low_open=False, high_open=False)
     return finish(1 + (v["advantage"] - 1) * v["confidence"], None)
 
 
+@renamed_keywords(delta="dp_delta")
 def advantage_with_confidence(
-    *, epsilon, delta, confidence, p, q, shift=0.0, noise="laplace", scale=1.0,
+    *, epsilon, dp_delta, confidence, p, q, shift=0.0, noise="laplace", scale=1.0,
     dps: int | None = None,
 ) -> B1Result:
     r"""App. B.1 with :math:`\delta'` fixed: the advantage bound :math:`\epsilon'` that holds then.
@@ -403,7 +333,7 @@ def advantage_with_confidence(
 
     Parameters
     ----------
-    epsilon, delta : float
+    epsilon, dp_delta : float
         The mechanism's :math:`(\epsilon, \delta)` (scaled distance; caveat 1).
     confidence : float
         :math:`\delta'`, in (0, 1).
@@ -422,6 +352,16 @@ def advantage_with_confidence(
     Returns
     -------
     B1Result
+
+    Examples
+    --------
+    >>> import math
+    >>> res = advantage_with_confidence(epsilon=0.5, dp_delta=0.01, confidence=0.9, p=0.2, q=0.5)
+    >>> abs(res.noise_radius - math.log(10)) < 1e-12  # Laplace: Pr[|eta| <= ln 10] = 0.9
+    True
+    >>> chi = math.exp(-math.log(10)) / 2  # the density at d, with shift 0
+    >>> abs(res.advantage - (1 / (1 + 2.5 / (math.exp(0.5) + 0.01 / chi)) - 0.2)) < 1e-12
+    True
     """
     with workdps(dps):
         v = to_values(dps, confidence=confidence, shift=shift)
@@ -429,7 +369,7 @@ def advantage_with_confidence(
         check("shift", v["shift"], 0, np.inf, low_open=False)
         d = _noise.noise_bound(v["confidence"], noise=noise, scale=scale, dps=dps)
         chi = _noise.noise_density(v["shift"] + d, noise=noise, scale=scale, dps=dps)
-        post = posterior_bound_chi(epsilon=epsilon, delta=delta, chi=chi, p=p, q=q, dps=dps)
+        post = posterior_bound_chi(epsilon=epsilon, dp_delta=dp_delta, chi=chi, p=p, q=q, dps=dps)
         pp = to_values(dps, p=p)["p"]
         adv = np.maximum(post - pp, 0.0) if dps is None else max(post - pp, 0)  # >= 0 exactly
         return B1Result(
@@ -438,8 +378,9 @@ def advantage_with_confidence(
         )
 
 
+@renamed_keywords(delta="dp_delta")
 def confidence_for_advantage(
-    *, epsilon, delta, advantage, p, q, shift=0.0, noise="laplace", scale=1.0,
+    *, epsilon, dp_delta, advantage, p, q, shift=0.0, noise="laplace", scale=1.0,
     dps: int | None = None,
 ) -> B1Result:
     r"""App. B.1 with :math:`\epsilon'` fixed: the probability :math:`\delta'` that the bound holds.
@@ -448,12 +389,12 @@ def confidence_for_advantage(
 
     Needs :math:`\underline\chi_y \ge \chi^* = \delta / (\frac{p+\epsilon'}{1-(p+\epsilon')}\frac qp
     - e^\epsilon)`; solves :math:`f(c + d) = \chi^*` for ``d`` and returns
-    :math:`\delta' = \Pr[|\xi\eta| \le d]`.  With ``delta = 0`` every output is good
+    :math:`\delta' = \Pr[|\xi\eta| \le d]`.  With ``dp_delta = 0`` every output is good
     (:math:`\delta' = 1`) as soon as pure DP meets the request.
 
     Parameters
     ----------
-    epsilon, delta : float
+    epsilon, dp_delta : float
         The mechanism's :math:`(\epsilon, \delta)` (scaled distance; caveat 1).
     advantage : float
         :math:`\epsilon'`, in (0, 1).
@@ -471,19 +412,30 @@ def confidence_for_advantage(
     InfeasibleError
         If the denominator is :math:`\le 0` (even :math:`\delta = 0` cannot meet the
         request), or if :math:`f(c) \le \chi^*` (no ``d >= 0`` works), as the paper says.
+
+    Examples
+    --------
+    >>> res = confidence_for_advantage(epsilon=0.5, dp_delta=0.0, advantage=0.3, p=0.2, q=0.5)
+    >>> res.confidence  # pure DP meets the request on every output
+    1.0
+    >>> res = confidence_for_advantage(epsilon=0.5, dp_delta=0.01, advantage=0.3, p=0.2, q=0.5)
+    >>> back = advantage_with_confidence(epsilon=0.5, dp_delta=0.01, confidence=res.confidence,
+    ...                                  p=0.2, q=0.5)
+    >>> round(float(back.advantage), 9)  # the inverse of advantage_with_confidence
+    0.3
     """
     with workdps(dps):
-        args = dict(epsilon=epsilon, delta=delta, advantage=advantage, p=p, q=q, shift=shift)
+        args = dict(epsilon=epsilon, dp_delta=dp_delta, advantage=advantage, p=p, q=q, shift=shift)
         v = to_values(dps, **args) if dps is not None else scalar_values(**args)
         check("epsilon", v["epsilon"], 0, np.inf, low_open=False)
-        check("delta", v["delta"], 0, np.inf, low_open=False)
+        check("dp_delta", v["dp_delta"], 0, np.inf, low_open=False)
         check("advantage", v["advantage"], 0, 1)
         check("shift", v["shift"], 0, np.inf, low_open=False)
         _check_pq(v)
         if v["p"] + v["advantage"] >= 1:
             return B1Result(advantage=finish(v["advantage"], dps), confidence=1.0,
                             noise_radius=math.inf, chi=0.0)
-        B = _noise._backend(dps)
+        B = backend_for(dps)
         with np.errstate(all="ignore"):  # e^epsilon may overflow: then the denominator is -inf
             denom = _chi_denominator(v["epsilon"], v["advantage"], v["p"], v["q"], B)
         if denom <= 0:
@@ -492,16 +444,16 @@ def confidence_for_advantage(
                 f"pure {float(v['epsilon']):.6g}-DP allows a larger posterior for p={float(v['p']):.6g}, "
                 f"q={float(v['q']):.6g} (need (p+adv)/(1-p-adv)*q/p > e^epsilon)"
             )
-        if v["delta"] == 0:
+        if v["dp_delta"] == 0:
             return B1Result(advantage=finish(v["advantage"], dps), confidence=1.0,
                             noise_radius=math.inf, chi=0.0)
-        chi_star = v["delta"] / denom
+        chi_star = v["dp_delta"] / denom
         top = _noise.noise_density(v["shift"], noise=noise, scale=scale, dps=dps)
         if top <= chi_star:
             raise InfeasibleError(
                 f"the noise density at the shift c={float(v['shift']):.6g} is {float(top):.6g}, "
                 f"not above the required chi={float(chi_star):.6g}: no confidence > 0 exists "
-                "(App. B.1); use less delta or a smaller noise scale"
+                "(App. B.1); use a smaller dp_delta or a smaller noise scale"
             )
         reach = _noise.noise_density_inverse(chi_star, noise=noise, scale=scale, dps=dps)
         d = reach - v["shift"]
@@ -537,6 +489,12 @@ def epsilon_for_pdp_advantage(*, delta, p, q=None, a=1.0, failure, dps: int | No
     -------
     tuple
         ``(epsilon, failure)``.
+
+    Examples
+    --------
+    >>> eps, fail = epsilon_for_pdp_advantage(delta=0.1, p=0.2, failure=1e-6)
+    >>> round(float(eps), 3), fail  # Eq. (main) for the cats of Sec. 6.1, and dp_delta = failure
+    (0.539, 1e-06)
     """
     with workdps(dps):
         f = to_values(dps, failure=failure)["failure"]
@@ -545,7 +503,8 @@ def epsilon_for_pdp_advantage(*, delta, p, q=None, a=1.0, failure, dps: int | No
     return eps, finish(f, dps)
 
 
-def adp_posterior_bound(*, epsilon, delta, chibar, p, q, dps: int | None = None):
+@renamed_keywords(delta="dp_delta")
+def adp_posterior_bound(*, epsilon, dp_delta, chibar, p, q, dps: int | None = None):
     r"""App. B.2, approximate DP (Def. adp): the posterior bound through :math:`\bar\chi_y`.
 
     .. math:: \Pr_{post}[X'] \le \frac{1}{1 + e^{-\epsilon}\,(1 - \delta/\bar\chi_y)\,q/p},
@@ -556,10 +515,10 @@ def adp_posterior_bound(*, epsilon, delta, chibar, p, q, dps: int | None = None)
 
     Parameters
     ----------
-    epsilon, delta : float
+    epsilon, dp_delta : float
         The mechanism's :math:`(\epsilon, \delta)`, both ``>= 0``.
     chibar : float
-        A lower bound on :math:`\bar\chi_y`, ``> delta``.
+        A lower bound on :math:`\bar\chi_y`, ``> dp_delta``.
     p, q : float
         Prior masses of :math:`X'` and :math:`\hat X'`.
     dps : int, optional
@@ -573,388 +532,24 @@ def adp_posterior_bound(*, epsilon, delta, chibar, p, q, dps: int | None = None)
     Raises
     ------
     InfeasibleError
-        If ``chibar <= delta`` (the paper: no :math:`\epsilon > 0` then).
+        If ``chibar <= dp_delta`` (the paper: no :math:`\epsilon > 0` then).
+
+    Examples
+    --------
+    >>> import math
+    >>> got = adp_posterior_bound(epsilon=0.8, dp_delta=0.05, chibar=0.4, p=0.3, q=0.6)
+    >>> abs(got - 1 / (1 + math.exp(-0.8) * (1 - 0.05 / 0.4) * 0.6 / 0.3)) < 1e-15
+    True
     """
     with workdps(dps):
-        v = to_values(dps, epsilon=epsilon, delta=delta, chibar=chibar, p=p, q=q)
+        v = to_values(dps, epsilon=epsilon, dp_delta=dp_delta, chibar=chibar, p=p, q=q)
         check("epsilon", v["epsilon"], 0, np.inf, low_open=False)
-        check("delta", v["delta"], 0, np.inf, low_open=False)
+        check("dp_delta", v["dp_delta"], 0, np.inf, low_open=False)
         check("chibar", v["chibar"], 0, np.inf)
         _check_pq(v)
-        if np.any(v["chibar"] <= v["delta"]):
+        if np.any(v["chibar"] <= v["dp_delta"]):
             raise InfeasibleError(
-                "chibar must exceed delta: with delta >= chibar the factor 1 - delta/chibar is "
+                "chibar must exceed dp_delta: with dp_delta >= chibar the factor 1 - dp_delta/chibar is "
                 "<= 0 and the bound is trivial (App. B.2)"
             )
         return finish(evaluate(adp_posterior_bound_formula, v, dps), dps)
-
-
-def smooth_laplace_delta(*, epsilon, b, beta, dps: int | None = None):
-    r"""App. B.2 (from [dersens]): the :math:`\delta` of Laplace noise :math:`c_\beta(t)/b`.
-
-    .. math:: \delta = 2e^{\epsilon-1-(\epsilon-b)/\beta}
-
-    for :math:`\beta`-smooth derivative sensitivity :math:`c_\beta(t)`; needs
-    :math:`b + \beta \le \epsilon`.
-
-    Parameters
-    ----------
-    epsilon : float
-        Epsilon, > 0.
-    b : float
-        Noise parameter, > 0.
-    beta : float
-        Smoothness, > 0.
-    dps : int, optional
-        Evaluate with mpmath at this many digits.
-
-    Returns
-    -------
-    float, ndarray or mpmath.mpf
-        :math:`\delta`.
-    """
-    with workdps(dps):
-        v = to_values(dps, epsilon=epsilon, b=b, beta=beta)
-        _check_b_beta(v)
-        return finish(_representable(evaluate(smooth_laplace_delta_formula, v, dps), "delta", dps), dps)
-
-
-def smooth_laplace_ratio(*, epsilon, b, beta, c, dps: int | None = None):
-    r"""App. B.2: the ratio :math:`\delta/\bar\chi` with :math:`\bar\chi = b/(2c)` (caveat 4).
-
-    .. math:: \delta/\bar\chi = 4e^{\epsilon-1-(\epsilon-b)/\beta}\,c/b
-
-    Parameters
-    ----------
-    epsilon, b, beta
-        As in :func:`smooth_laplace_delta`.
-    c : float
-        Smooth derivative sensitivity :math:`c_\beta(t)`, > 0.
-    dps : int, optional
-        Evaluate with mpmath at this many digits.
-
-    Returns
-    -------
-    float, ndarray or mpmath.mpf
-        :math:`\delta/\bar\chi`.
-    """
-    with workdps(dps):
-        v = to_values(dps, epsilon=epsilon, b=b, beta=beta, c=c)
-        _check_b_beta(v)
-        check("c", v["c"], 0, np.inf)
-        out = evaluate(smooth_laplace_ratio_formula, v, dps)
-        return finish(_representable(out, "delta/chibar", dps), dps)
-
-
-def _representable(out, what: str, dps):
-    """``out``, or :class:`ParameterError` where a finite value overflows float64."""
-    if dps is None and not np.all(np.isfinite(out)):
-        raise ParameterError(
-            f"{what} lies outside the float64 range (above about 1.8e308) for these inputs; "
-            "pass dps= for the mpmath path"
-        )
-    return out
-
-
-def _check_b_beta(v):
-    check("epsilon", v["epsilon"], 0, np.inf)
-    check("b", v["b"], 0, np.inf)
-    check("beta", v["beta"], 0, np.inf)
-    with np.errstate(all="ignore"):  # b + beta and epsilon may be near the float64 maximum
-        over = (v["b"] - v["epsilon"]) + v["beta"] > 1e-12 * v["epsilon"]
-    if np.any(over):
-        raise ParameterError("b + beta must be at most epsilon (App. B.2)")
-
-
-def beta_bound(*, epsilon, b, C=1.0, dps: int | None = None):
-    r"""App. B.2: the largest :math:`\beta` with :math:`\delta/\bar\chi \le c_\beta(t)/C`.
-
-    .. math:: \beta \le \frac{\epsilon - b}{\epsilon - 1 - \ln(b/(4C))}
-
-    (``C = 1`` is the paper's first form).  Returns ``inf`` when the denominator is
-    :math:`\le 0`: then every :math:`\beta > 0` satisfies the inequality.  For
-    :math:`C \ge 1/4` and :math:`0 < b < \epsilon` the denominator exceeds
-    :math:`\epsilon - 1 - \ln\epsilon + \ln 4C > 0`, so the paper's remark
-    ":math:`\beta > 0` as :math:`b < \epsilon`" holds there.
-    The factor :math:`1 - \delta/\bar\chi` is positive only if :math:`c_\beta(t) < C` strictly.
-
-    Parameters
-    ----------
-    epsilon : float
-        Epsilon, > 0.
-    b : float
-        Noise parameter, in (0, epsilon).
-    C : float
-        Upper bound on :math:`c_\beta(t)`, > 0.
-    dps : int, optional
-        Evaluate with mpmath at this many digits.
-
-    Returns
-    -------
-    float, ndarray or mpmath.mpf
-        The bound on :math:`\beta` (``inf`` if there is none).
-    """
-    with workdps(dps):
-        v = to_values(dps, epsilon=epsilon, b=b, C=C)
-        check("epsilon", v["epsilon"], 0, np.inf)
-        check("b", v["b"], 0, v["epsilon"])
-        check("C", v["C"], 0, np.inf)
-        B = _noise._backend(dps)
-        with np.errstate(all="ignore"):
-            den = _beta_denominator(v["epsilon"], v["b"], v["C"], B)
-        out = evaluate(beta_bound_formula, v, dps)
-        inf = np.inf if dps is None else mpmath.inf
-        if dps is None:
-            out = np.where(den > 0, out, inf)
-        elif den <= 0:
-            out = inf
-        return finish(out, dps)
-
-
-def bprime_interval(*, epsilon, alpha, beta, c, requirement="corrected", dps: int | None = None):
-    r"""App. B.2, Lambert W step: the interval of ``b'`` that meet the requirement.
-
-    The requirement is :math:`1 - 4e^{\epsilon-\alpha-1-(\epsilon-\alpha-b')/\beta}c/b' \ge e^{-\alpha}`.
-
-    With :math:`x = b'/\beta` the requirement is :math:`x e^{-x} \ge 1/Y`,
-    :math:`Y = \frac{(1-e^{-\alpha})\beta}{4c\,e^{\epsilon-\alpha-1-(\epsilon-\alpha)/\beta}}`.
-    :math:`xe^{-x}` rises to :math:`1/e` at ``x = 1`` and falls after, so the solutions form
-    the interval between the two real branches of W:
-
-    .. math:: b' \in \bigl[-\beta W_0(z),\ -\beta W_{-1}(z)\bigr], \qquad z = -1/Y,
-
-    non-empty iff :math:`z \ge -1/e`.  The paper gives one root (the equality); its
-    requirement prints :math:`e^{-\alpha\epsilon}` where its own next step uses
-    :math:`e^{-\alpha}` (``requirement="paper"`` reproduces the printed version).
-
-    Parameters
-    ----------
-    epsilon : float
-        Epsilon, > 0.
-    alpha : float
-        :math:`\alpha`, in (0, epsilon].
-    beta : float
-        Smoothness, > 0.
-    c : float
-        Smooth derivative sensitivity :math:`c_\beta(t)`, > 0.
-    requirement : {"corrected", "paper"}
-        Use :math:`e^{-\alpha}` (corrected) or the printed :math:`e^{-\alpha\epsilon}`.
-    dps : int, optional
-        Evaluate with mpmath at this many digits.
-
-    Returns
-    -------
-    tuple or None
-        ``(low, high)`` or ``None`` if no ``b'`` exists.  The cap
-        :math:`b' \le \epsilon-\alpha-\beta` is not applied here.
-    """
-    if requirement not in ("corrected", "paper"):
-        raise ParameterError(f"requirement must be 'corrected' or 'paper'; got {requirement!r}")
-    typo = requirement == "paper"
-    with workdps(dps):
-        v = to_values(dps, epsilon=epsilon, alpha=alpha, beta=beta, c=c) if dps is not None else \
-            scalar_values(epsilon=epsilon, alpha=alpha, beta=beta, c=c)
-        check("epsilon", v["epsilon"], 0, np.inf)
-        check("alpha", v["alpha"], 0, v["epsilon"], high_open=False)
-        check("beta", v["beta"], 0, np.inf)
-        check("c", v["c"], 0, np.inf)
-        B = _noise._backend(dps)
-        if dps is not None:
-            if lambert_log_argument_formula(**v, B=B, typo=typo) > -1:  # z < -1/e
-                return None
-            return tuple(finish(_bprime_end(k, typo)(**v, B=B), dps) for k in (0, -1))
-        with np.errstate(all="ignore"):
-            L = float(lambert_log_argument_formula(**v, B=B, typo=typo))
-            # |L|'s terms bound its rounding error (relative 1e-16 each)
-            size = (abs(v["epsilon"] - v["alpha"]) / v["beta"] + abs(math.log(4 * v["c"]))
-                    + abs(math.log(v["beta"])) + v["epsilon"] + abs(math.log(-math.expm1(-v["alpha"]))))
-        if not -600 < L < -1 - 1e-6 * (1 + size):  # z underflows, or near -1/e: in mpmath
-            if mp_value(lambert_log_argument_formula, v, typo=typo) > -1:
-                return None
-            low, high = (float(mp_value(_bprime_end(k, typo), v)) for k in (0, -1))
-            _representable(high, "the upper end b'", dps)
-            # an end below the float64 range rounds up to the smallest positive float, so
-            # that the interval holds only feasible b'
-            return max(low, 5e-324), high
-        with np.errstate(all="ignore"):
-            z = -math.exp(L)
-            low = -v["beta"] * float(B.lambertw(z, 0))
-            high = -v["beta"] * float(B.lambertw(z, -1))
-        return low, _representable(high, "the upper end b'", dps)
-
-
-@dataclass(frozen=True)
-class SmoothLaplaceParameters:
-    """Result of :func:`search_smooth_laplace` (App. B.2's procedure).
-
-    Attributes
-    ----------
-    epsilon : float
-        The pure-DP epsilon that the guessing-advantage bound asked for.
-    alpha : float
-        The chosen :math:`\\alpha`: the mechanism is :math:`(\\epsilon-\\alpha, \\delta)`-DP.
-    beta, c : float
-        Smoothness and smooth derivative sensitivity :math:`c_\\beta(t)` (inputs).
-    b : float
-        The chosen :math:`b'`; the noise is Laplace of magnitude ``c / b``.
-    delta : float
-        :math:`2e^{\\epsilon-\\alpha-1-(\\epsilon-\\alpha-b')/\\beta}`.
-    ratio : float
-        :math:`\\delta/\\bar\\chi` at :math:`\\bar\\chi = b'/(2c)` (caveat 4): at most
-        :math:`1 - e^{-\\alpha}`.
-    noise_scale : float
-        ``c / b``: the paper's noise level.
-    lambert_interval : tuple
-        ``(low, high)`` feasible ``b'`` from the two branches of W at the chosen alpha.
-    """
-
-    epsilon: float
-    alpha: float
-    beta: float
-    c: float
-    b: float
-    delta: float
-    ratio: float
-    noise_scale: float
-    lambert_interval: tuple
-
-    def slacks(self, dps: int = 50) -> dict:
-        r"""The inequalities of App. B.2's procedure, evaluated with mpmath (``>= 0`` = met).
-
-        ``requirement``: :math:`1 - \delta/\bar\chi - e^{-\alpha}`;
-        ``budget``: :math:`\epsilon - \alpha - \beta - b'`;
-        ``ga``: :math:`e^{-(\epsilon-\alpha)}(1-\delta/\bar\chi) - e^{-\epsilon}` (the
-        (epsilon - alpha, delta) bound is at least as strong as the pure epsilon-DP one);
-        ``b_positive``: ``b'``.
-
-        Parameters
-        ----------
-        dps : int
-            Digits of the mpmath evaluation.
-
-        Returns
-        -------
-        dict of mpmath.mpf
-            The four slacks by name.
-        """
-        with mpmath.workdps(dps):
-            e, a, be, c, b = (mpmath.mpf(x) for x in (self.epsilon, self.alpha, self.beta,
-                                                      self.c, self.b))
-            r = smooth_laplace_ratio_formula(e - a, b, be, c, MPMATH)
-            return {
-                "requirement": 1 - r - mpmath.exp(-a),
-                "budget": e - a - be - b,
-                "ga": mpmath.exp(-(e - a)) * (1 - r) - mpmath.exp(-e),
-                "b_positive": b,
-            }
-
-
-def _best_b(epsilon, alpha, beta, c):
-    """Largest feasible b' at ``alpha`` (closed form through Lambert W), or -inf."""
-    cap = epsilon - alpha - beta
-    if cap <= 0 or alpha <= 0:
-        return -math.inf, None
-    inter = bprime_interval(epsilon=epsilon, alpha=alpha, beta=beta, c=c)
-    if inter is None:
-        return -math.inf, None
-    low, high = inter
-    # the W_{-1} root meets the requirement with equality: step inside by a relative 1e-9
-    # so that rounding cannot leave the returned b' infeasible
-    best = min(high * (1 - 1e-9), cap)
-    if best < low:
-        return -math.inf, inter
-    return best, inter
-
-
-def search_smooth_laplace(*, epsilon, beta, c, n_alpha: int = 400) -> SmoothLaplaceParameters:
-    r"""App. B.2's search for the parameters of smooth-sensitivity Laplace noise.
-
-    For Laplace noise with :math:`\beta`-smooth derivative sensitivity it finds the largest
-    :math:`b'` (least noise :math:`c/b'`) over :math:`\alpha \in [0, \epsilon]` and
-    :math:`b' \in [0, \epsilon-\alpha-\beta]` with
-
-    .. math:: 1 - \frac{4e^{\epsilon-\alpha-1-(\epsilon-\alpha-b')/\beta}c}{b'} \ge e^{-\alpha}.
-
-    For each :math:`\alpha` the feasible :math:`b'` form an interval given in closed form by the
-    two branches of Lambert's W (:func:`bprime_interval`), so the paper's refining search over
-    :math:`b'` is exact here: :math:`b' = \min(-\beta W_{-1}(z), \epsilon-\alpha-\beta)`.  The
-    search over :math:`\alpha` is a grid of ``n_alpha`` points refined by bounded Brent
-    (``scipy.optimize.minimize_scalar``).  ``beta = 0`` means pure DP: :math:`\delta = 0`,
-    :math:`\alpha = 0`, :math:`b' = \epsilon` (the paper's special case).
-
-    Then the mechanism is :math:`(\epsilon-\alpha, \delta)`-DP and App. B.2's bound
-    :math:`1/(1 + e^{-(\epsilon-\alpha)}(1-\delta/\bar\chi)q/p)` is at most the pure
-    :math:`\epsilon`-DP bound :math:`1/(1 + e^{-\epsilon}q/p)`, under caveats 1, 4 and 5.
-
-    Parameters
-    ----------
-    epsilon : float
-        The pure-DP epsilon from the guessing-advantage requirement (scaled distance), > 0.
-    beta : float
-        Smoothness, ``0 <= beta < epsilon``.
-    c : float
-        Smooth derivative sensitivity :math:`c_\beta(t)` at the true input, > 0.
-    n_alpha : int
-        Number of grid points for :math:`\alpha`.
-
-    Returns
-    -------
-    SmoothLaplaceParameters
-
-    Raises
-    ------
-    InfeasibleError
-        If no :math:`(\alpha, b')` satisfies the requirement.
-    """
-    v = scalar_values(epsilon=epsilon, beta=beta, c=c)
-    if not isinstance(n_alpha, (int, np.integer)) or isinstance(n_alpha, bool) or not 1 <= n_alpha <= 10**5:
-        raise ParameterError(f"n_alpha must be an integer in [1, 100000]; got {n_alpha!r}")
-    check("epsilon", v["epsilon"], 0, np.inf)
-    check("beta", v["beta"], 0, v["epsilon"], low_open=False)
-    check("c", v["c"], 0, np.inf)
-    eps, be, cc = float(v["epsilon"]), float(v["beta"]), float(v["c"])
-    if be == 0:
-        scale = cc / eps
-        if not 0 < scale < math.inf:
-            raise ParameterError(f"c / epsilon = {scale!r} lies outside the float64 range")
-        return SmoothLaplaceParameters(eps, 0.0, 0.0, cc, eps, 0.0, 0.0, scale, (eps, eps))
-    with np.errstate(all="ignore"):
-        grid = np.linspace(0, eps - be, n_alpha + 2)[1:-1]
-    if not np.all(np.isfinite(grid)):
-        raise ParameterError(f"epsilon={eps!r}: too large for the search over alpha in float64")
-    values = np.array([_best_b(eps, a, be, cc)[0] for a in grid])
-    if not np.any(np.isfinite(values)):
-        raise InfeasibleError(
-            f"no alpha in (0, epsilon - beta) and b' in (0, epsilon - alpha - beta] meet "
-            f"1 - delta/chibar >= e^-alpha for epsilon={eps:.6g}, beta={be:.6g}, c={cc:.6g}: "
-            "take a smaller beta (App. B.2's bound on beta) or a smaller c"
-        )
-    i = int(np.nanargmax(values))
-    lo = grid[max(i - 1, 0)]
-    hi = grid[min(i + 1, len(grid) - 1)]
-    from scipy.optimize import minimize_scalar
-
-    def objective(a):
-        best = _best_b(eps, a, be, cc)[0]
-        return -best if np.isfinite(best) else 1e300
-
-    with np.errstate(all="ignore"):  # Brent's parabolas on huge b' may overflow: then bisection
-        res = minimize_scalar(objective, bounds=(lo, hi), method="bounded",
-                              options={"xatol": 1e-12 * max(eps, 1)})
-    alpha = float(res.x) if -res.fun >= values[i] else float(grid[i])
-    b, inter = _best_b(eps, alpha, be, cc)
-    e1 = eps - alpha
-    log_growth = e1 - 1 - (e1 - float(b)) / be
-    with np.errstate(all="ignore"):
-        delta = 2 * math.exp(min(log_growth, 709.0))
-        ratio = math.exp(min(log_growth + math.log(4 * cc) - math.log(b), 709.0))
-        scale = cc / float(b)
-    if not (log_growth < 709 and 0 < scale < math.inf):
-        raise ParameterError(
-            f"epsilon={eps!r}, beta={be!r}, c={cc!r}: the noise parameters lie outside the "
-            "float64 range; change the unit of the query"
-        )
-    return SmoothLaplaceParameters(
-        epsilon=eps, alpha=alpha, beta=be, c=cc, b=float(b), delta=delta, ratio=ratio,
-        noise_scale=scale, lambert_interval=tuple(float(x) for x in inter),
-    )

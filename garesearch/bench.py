@@ -114,6 +114,7 @@ import mpmath
 import numpy as np
 
 from ._commands import OneLineParser
+from .paper.examples import SALARY
 
 __all__ = [
     "TARGETS",
@@ -160,7 +161,7 @@ TARGETS: dict[str, tuple[float, str]] = {
     "goal_and_bracket_rel_width": (0.01, "its certified bracket's relative width"),
 }
 
-_SALARY = {"mu": 2000.0, "sigma": 235.7, "r": 100.0, "delta": 0.1}
+_SALARY = {"mu": SALARY["mu"], "sigma": SALARY["sigma"], "r": SALARY["r"], "delta": SALARY["delta"]}
 
 
 def _root() -> Path:
@@ -182,6 +183,12 @@ def import_ratio(repeat: int = 15) -> dict[str, float]:
     """Median wall time of a fresh ``import garesearch`` over ``import numpy, mpmath``.
 
     Both run as ``python -c ...`` in new interpreters, interleaved ``repeat`` times each.
+
+    Examples
+    --------
+    >>> res = import_ratio(repeat=1)  # two fresh interpreters
+    >>> sorted(res), res["import_ratio"] > 0
+    (['import_garesearch_ms', 'import_numpy_mpmath_ms', 'import_ratio'], True)
     """
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(_root()), env.get("PYTHONPATH")]))
@@ -212,7 +219,13 @@ def _feasible_inputs(n: int, seed: int = 0):
 
 
 def vector_ratio(n: int = 10**6, repeat: int = 7) -> dict[str, float]:
-    """Time of ``epsilon_for_advantage`` on ``n`` inputs over the bare numpy expression."""
+    """Time of ``epsilon_for_advantage`` on ``n`` inputs over the bare numpy expression.
+
+    Examples
+    --------
+    >>> sorted(vector_ratio(n=1000, repeat=1))
+    ['vector_bare_ms', 'vector_checked_ms', 'vector_ratio']
+    """
     from .bound import epsilon_for_advantage
 
     delta, p, q, a = _feasible_inputs(n)
@@ -236,7 +249,14 @@ def vector_ratio(n: int = 10**6, repeat: int = 7) -> dict[str, float]:
 
 
 def optimise_time(repeat: int = 21):
-    """Median time of the salary example's worst case over ``t``; returns (timings, result)."""
+    """Median time of the salary example's worst case over ``t``; returns (timings, result).
+
+    Examples
+    --------
+    >>> timings, res = optimise_time(repeat=1)
+    >>> round(res.epsilon, 5)  # the salary example: the sound comparison set
+    0.00061
+    """
     from .attribute import epsilon_for_attribute
     from .priors import Normal
 
@@ -277,7 +297,13 @@ def _salary_conditions_mp(t0, c0, e0, dps=40):
 
 
 def optimal_time(repeat: int = 15) -> dict[str, float | None]:
-    """The ``optimal_*`` keys (module docstring)."""
+    """The ``optimal_*`` keys (module docstring).
+
+    Examples
+    --------
+    >>> optimal_time(repeat=1)["optimal_rel_err"] < 1e-12  # takes about 10 s  # doctest: +SKIP
+    True
+    """
     import scipy.stats
 
     from .optimal import epsilon_optimal
@@ -375,6 +401,12 @@ def optimise_gap(result, *, dps: int = 40, n: int = 1500) -> dict[str, float]:
     function of the distance ``D`` is evaluated with ``mpmath.erf`` at ``dps`` digits on a
     dense grid across ``[2r, D_max]`` (linear and log-spaced) and around ``result.distance``;
     the best grid point is refined by golden-section search to a relative width of 1e-20.
+
+    Examples
+    --------
+    >>> _, res = optimise_time(repeat=1)
+    >>> optimise_gap(res, n=100)["optimise_rel_gap"] < 1e-9  # the optimiser finds the best D
+    True
     """
     prior = result.prior
     with mpmath.workdps(dps):
@@ -419,7 +451,13 @@ def optimise_gap(result, *, dps: int = 40, n: int = 1500) -> dict[str, float]:
 
 
 def readings_time(repeat: int = 15) -> dict[str, float | None]:
-    """The benchmark keys of the Gaussian and composed readings (module docstring)."""
+    """The benchmark keys of the Gaussian and composed readings (module docstring).
+
+    Examples
+    --------
+    >>> sorted(readings_time(repeat=1))[:3]
+    ['average_binary_ms', 'compose_1000_s', 'compose_laplace_calibrate_s']
+    """
     from .accounting import dp_accounting_available, privacy_profile
     from .calibration import calibrate
     from .priors import Categorical, Normal
@@ -445,7 +483,13 @@ def readings_time(repeat: int = 15) -> dict[str, float | None]:
 
 
 def mp50_time(repeat: int = 200) -> dict[str, float]:
-    """Median time of one 50-digit ``epsilon_for_advantage`` (the cats AND-event)."""
+    """Median time of one 50-digit ``epsilon_for_advantage`` (the cats AND-event).
+
+    Examples
+    --------
+    >>> sorted(mp50_time(repeat=1))
+    ['mp50_ms', 'mp50_q_ms']
+    """
     from .bound import epsilon_for_advantage
 
     epsilon_for_advantage(delta=0.1, p=0.2, dps=50)
@@ -467,6 +511,11 @@ def float_vs_mp_error(n_p: int = 60, n_delta: int = 40, dps: int = 50) -> dict[s
     feasibility, where the sum of logarithms cancels and a relative error of the float path
     grows like 1e-16 / epsilon.  Both paths get the same float64 inputs; an infinity or NaN
     on one path and not the other counts as an infinite error.
+
+    Examples
+    --------
+    >>> float_vs_mp_error(n_p=3, n_delta=3)["float_vs_mp_max_rel_err"] < 1e-14
+    True
     """
     from .bound import epsilon_for_advantage
 
@@ -517,7 +566,13 @@ def _make(target: str, log=None) -> tuple[float | None, int | None]:
 
 
 def derivations_time() -> dict[str, float]:
-    """Wall time of every symbolic derivation in a fresh interpreter, imports included."""
+    """Wall time of every symbolic derivation in a fresh interpreter, imports included.
+
+    Examples
+    --------
+    >>> derivations_time()["derivations_s"] > 0  # runs every derivation: tens of seconds  # doctest: +SKIP
+    True
+    """
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(_root()), env.get("PYTHONPATH")]))
     code = "from garesearch import derivations as d; d.all_derivations()"
@@ -544,6 +599,18 @@ def notebook_times(folder: str | Path | None = None, *, timings: str | Path | No
     are read instead.  Returns ``notebook_max_s``, ``notebook_slowest``,
     ``notebook_failures`` and ``notebook_count`` (``notebook_max_s`` is ``None`` when
     there is no notebook).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> with tempfile.TemporaryDirectory() as tmp:  # from a timings.tsv of 'reproduce'
+    ...     tsv = Path(tmp) / "timings.tsv"
+    ...     rows = [("step", "seconds", "status"), ("a.ipynb", "2.5", "ok"), ("b.ipynb", "7.0", "failed")]
+    ...     _ = tsv.write_text("".join("%s\\t%s\\t%s\\n" % row for row in rows))
+    ...     res = notebook_times(timings=tsv)
+    >>> res["notebook_max_s"], res["notebook_slowest"], res["notebook_failures"]
+    (7.0, 'b.ipynb', 1)
     """
     if timings is not None:
         rows = _timings_tsv(Path(timings))
@@ -568,7 +635,14 @@ def notebook_times(folder: str | Path | None = None, *, timings: str | Path | No
 def goal_brackets(budget: float | None = None) -> dict[str, object]:
     """Time and certified bracket of the optimal epsilon of an OR and an AND of two normal
     attributes (see the module docstring); ``budget``: seconds per call (default that of
-    :func:`~garesearch.goal_optimal.optimal_epsilon`)."""
+    :func:`~garesearch.goal_optimal.optimal_epsilon`).
+
+    Examples
+    --------
+    >>> res = goal_brackets(budget=1.0)  # about 10 s  # doctest: +SKIP
+    >>> res["goal_or_bracket_epsilon"] <= res["goal_or_bracket_epsilon_hi"]  # doctest: +SKIP
+    True
+    """
     from .comparison_sets import comparison_set_epsilon
     from .goal_optimal import optimal_epsilon
     from .goals import Attribute
@@ -593,7 +667,13 @@ def goal_brackets(budget: float | None = None) -> dict[str, object]:
 
 
 def machine() -> dict[str, object]:
-    """CPU model, cores, load, Python and library versions of this run."""
+    """CPU model, cores, load, Python and library versions of this run.
+
+    Examples
+    --------
+    >>> sorted(machine())[:3]
+    ['cores', 'cpu', 'load_average']
+    """
     import scipy
 
     model = platform.processor() or platform.machine()
@@ -632,6 +712,13 @@ def run_benchmarks(
 
     ``repeat`` sets the number of runs of the import timing (the others scale with it),
     ``size`` the number of inputs of the vectorised timing.
+
+    Examples
+    --------
+    >>> res = run_benchmarks(repeat=1, size=1000, skip_reproduce=True, skip_tests=True,  # doctest: +SKIP
+    ...                      skip_derivations=True, skip_notebooks=True, skip_goals=True)
+    >>> "optimise_ms" in res  # doctest: +SKIP
+    True
     """
     def say(text):
         if log is not None:
@@ -712,7 +799,19 @@ def format_table(results: dict[str, object]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Command line: ``python -m garesearch.bench [--json] [--skip-...]`` (see ``--help``)."""
+    """Command line: ``python -m garesearch.bench [--json] [--skip-...]`` (see ``--help``).
+
+    Examples
+    --------
+    >>> import contextlib, io
+    >>> with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+    ...     try:
+    ...         main(["--repeat", "0"])
+    ...     except SystemExit as exc:
+    ...         code = exc.code
+    >>> code
+    2
+    """
     parser = OneLineParser(
         prog="python -m garesearch.bench",
         description="Measure garesearch's speed and accuracy against its targets.",

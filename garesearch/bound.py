@@ -21,7 +21,9 @@ from __future__ import annotations
 import mpmath
 import numpy as np
 
-from ._backend import MPMATH, NUMPY
+from ._accurate import log_share_formula, rest_formula, sqrt_product_formula
+from ._args import check_sides
+from ._backend import NUMPY, backend_for
 from ._evaluate import (
     as_float_array,
     as_mpf,
@@ -59,74 +61,19 @@ __all__ = [
     "worst_case_prior_formula",
 ]
 
-_SIDES = ("both", "upper", "lower")
-
-
-# --------------------------------------------------------------------------------------
-# Accurate pieces shared by the formulas (float64: error-free transformations; mpmath and
-# sympy: the plain expressions).
-# --------------------------------------------------------------------------------------
-def rest_formula(x, y, B):
-    r""":math:`1 - x - y`, the mass outside two disjoint sets of masses ``x`` and ``y``.
-
-    In float64 it keeps its relative accuracy (and its sign is exact) when ``x + y`` is
-    close to 1: Knuth's TwoSum gives ``x + y = s + e`` exactly, :math:`1 - s` is exact for
-    ``s`` in [1/2, 2] (Sterbenz), and :math:`(1 - s) - e` is rounded once; mpmath's
-    ``fsum`` rounds the exact sum once.  Not in the
-    paper: a floating-point device (``1 - p - delta`` of Sec. 3.2 computed as written loses
-    every digit when ``p + delta`` rounds to 1).
-    """
-    if B.name == "mpmath":
-        return mpmath.fsum((1, -x, -y))  # exact before its one rounding
-    if B.name != "numpy":
-        return 1 - x - y
-    out = np.subtract(np.subtract(1.0, x), y)
-    if out.ndim == 0:
-        return _rest_exact(x, y) if out < 0.01 else out[()]
-    if out.size and out.min() < 0.01:  # elsewhere (1 - x) - y is accurate to 1e-16 relative
-        near = out < 0.01
-        xs = x[near] if np.ndim(x) else x
-        ys = y[near] if np.ndim(y) else y
-        out[near] = _rest_exact(np.asarray(xs), np.asarray(ys))
-    return out
-
-
-def _rest_exact(x, y):
-    """Float64 :math:`1 - x - y` through TwoSum (see :func:`rest_formula`)."""
-    s = x + y
-    t = s - x
-    e = (x - (s - t)) + (y - t)  # x + y = s + e exactly
-    return (1 - s) - e
-
-
-def log_share_formula(q, p, B, rest=None):
-    r""":math:`\ln\frac{q}{1-p}`, the first term of Eq. (main) in its log1p form.
-
-    :math:`\ln q - \mathrm{log1p}(-p)`; where ``rest`` :math:`= 1 - p - q` is given (known more
-    accurately than from ``p`` and ``q``: ``1 - q`` at the worst prior of Sec. 4.1) and ``q``
-    holds most of the rest of the space, :math:`\mathrm{log1p}(-\mathrm{rest}/(1-p))`, which
-    does not cancel.  Sympy: always the first form.
-    """
-    if rest is None or B.name == "sympy":
-        return B.log(q) - B.log1p(-p)
-    if B.name == "numpy":
-        near = 2 * rest <= 1 - p
-        return np.where(near, np.log1p(-np.where(near, rest, 0) / (1 - p)), np.log(q) - np.log1p(-p))
-    return B.log1p(-rest / (1 - p)) if 2 * rest <= 1 - p else B.log(q) - B.log1p(-p)
-
-
-def sqrt_product_formula(x, y, B):
-    r""":math:`\sqrt{xy}`, in float64 as :math:`\sqrt x\sqrt y` (no underflow of ``x y``)."""
-    if B.name == "numpy":
-        return np.sqrt(x) * np.sqrt(y)
-    return B.sqrt(x * y)
-
-
 # --------------------------------------------------------------------------------------
 # Formulas, written once (backend-generic; no input checks).
 # --------------------------------------------------------------------------------------
 def posterior_bound_formula(epsilon, p, q, a, B):
-    r"""Upper bound on the posterior, Sec. 3.2: :math:`p / (p + q e^{-\epsilon a})`."""
+    r"""Upper bound on the posterior, Sec. 3.2: :math:`p / (p + q e^{-\epsilon a})`.
+
+    Examples
+    --------
+    >>> import math
+    >>> from garesearch._backend import NUMPY
+    >>> round(float(posterior_bound_formula(math.log(3), 0.25, 0.75, 1.0, NUMPY)), 12)  # 1/(1 + 1)
+    0.5
+    """
     return p / (p + q * B.exp(-epsilon * a))
 
 
@@ -134,6 +81,14 @@ def advantage_upper_formula(epsilon, p, q, a, B):
     r"""Posterior bound of Sec. 3.2 minus the prior: the advantage it allows, without cancellation.
 
     .. math::  \frac{p\,[(1-p-q) - q\,\mathrm{expm1}(-\epsilon a)]}{p + q e^{-\epsilon a}}
+
+    Examples
+    --------
+    >>> import math
+    >>> from garesearch._backend import NUMPY
+    >>> adv = float(advantage_upper_formula(1.0, 0.2, 0.8, 1.0, NUMPY))
+    >>> abs(adv - (0.2 / (0.2 + 0.8 * math.exp(-1.0)) - 0.2)) < 1e-15
+    True
     """
     return p * (rest_formula(p, q, B) - q * B.expm1(-epsilon * a)) / (p + q * B.exp(-epsilon * a))
 
@@ -142,13 +97,29 @@ def posterior_lower_bound_formula(epsilon, p, R, B):
     r"""Lower bound on the posterior when every point is within ``R`` (Sec. 3.2, eps_ub side).
 
     .. math:: \Pr_{post}[X'] \ge \frac{p e^{-\epsilon R}}{p e^{-\epsilon R} + 1 - p}
+
+    Examples
+    --------
+    >>> import math
+    >>> from garesearch._backend import NUMPY
+    >>> round(float(posterior_lower_bound_formula(math.log(3), 0.75, 1.0, NUMPY)), 12)  # 0.25/(0.25 + 0.25)
+    0.5
     """
     return p * B.exp(-epsilon * R) / (p * B.exp(-epsilon * R) + (1 - p))
 
 
 def advantage_lower_formula(epsilon, p, R, B):
     r"""Prior minus the lower posterior bound (Sec. 3.2, the :math:`\epsilon_{ub}` side):
-    :math:`-p(1-p)\,\mathrm{expm1}(-\epsilon R) / (p e^{-\epsilon R} + 1 - p)`."""
+    :math:`-p(1-p)\,\mathrm{expm1}(-\epsilon R) / (p e^{-\epsilon R} + 1 - p)`.
+
+    Examples
+    --------
+    >>> import math
+    >>> from garesearch._backend import NUMPY
+    >>> low = float(posterior_lower_bound_formula(1.0, 0.3, 1.0, NUMPY))
+    >>> abs(float(advantage_lower_formula(1.0, 0.3, 1.0, NUMPY)) - (0.3 - low)) < 1e-15
+    True
+    """
     return -p * (1 - p) * B.expm1(-epsilon * R) / (p * B.exp(-epsilon * R) + (1 - p))
 
 
@@ -158,6 +129,14 @@ def eps_main_formula(delta, p, q, a, B, rest=None):
     Evaluated as :math:`\ln\frac{q}{1-p} + \mathrm{log1p}(\delta/p) +
     \mathrm{log1p}(\delta/(1-p-\delta))`, valid for ``p + delta < 1``
     (:func:`log_share_formula`, :func:`rest_formula`; ``rest`` is passed on to the former).
+
+    Examples
+    --------
+    >>> import math
+    >>> from garesearch._backend import NUMPY
+    >>> eps = float(eps_main_formula(0.1, 0.2, 0.8, 1.0, NUMPY))  # the cats of Sec. 6.1
+    >>> abs(eps + math.log(0.2 / 0.8 * (1 / 0.3 - 1))) < 1e-15, round(eps, 3)
+    (True, 0.539)
     """
     share, gain = _eps_main_terms(delta, p, q, B, rest)
     return (share + gain) / a
@@ -177,6 +156,12 @@ def eps_lb_formula(delta, p, R, B):
     r"""Sec. 3.2, :math:`\epsilon_{lb}` (``q = 1 - p``), valid for ``p + delta < 1``.
 
     .. math:: \epsilon_{lb} R = \mathrm{log1p}(\delta/p) + \mathrm{log1p}(\delta/(1-p-\delta))
+
+    Examples
+    --------
+    >>> from garesearch._backend import NUMPY
+    >>> round(float(eps_lb_formula(0.1, 0.2, 1.0, NUMPY)), 3)  # Sec. 6.1: 0.539
+    0.539
     """
     return (B.log1p(delta / p) + B.log1p(delta / rest_formula(p, delta, B))) / R
 
@@ -185,6 +170,14 @@ def eps_ub_formula(delta, p, R, B):
     r"""Sec. 3.2, :math:`\epsilon_{ub}` (``p`` and ``1 - p`` swapped), valid for ``p > delta``.
 
     .. math:: \epsilon_{ub} R = \mathrm{log1p}(\delta/(1-p)) + \mathrm{log1p}(\delta/(p-\delta))
+
+    Examples
+    --------
+    >>> import math
+    >>> from garesearch._backend import NUMPY
+    >>> want = -math.log(0.8 / 0.2 * (1 / (0.1 + 0.8) - 1))  # Sec. 3.2 with p and 1 - p swapped
+    >>> abs(float(eps_ub_formula(0.1, 0.2, 1.0, NUMPY)) - want) < 1e-15
+    True
     """
     return (B.log1p(delta / (1 - p)) + B.log1p(delta / (p - delta))) / R
 
@@ -200,6 +193,12 @@ def worst_case_prior_formula(delta, q, B):
     which exists iff ``q + delta > 1`` and equals :math:`(1-\delta)/2` at ``q = 1``.
     (The paper prints :math:`\frac{\delta(1-\delta)+q(1-q)}{2(\delta+q-1)}`, from a wrong
     derivative.)
+
+    Examples
+    --------
+    >>> from garesearch._backend import NUMPY
+    >>> round(float(worst_case_prior_formula(0.1, 1.0, NUMPY)), 15)  # (1 - delta)/2 at q = 1
+    0.45
     """
     return q * delta * (1 - delta) / (q * delta + sqrt_product_formula(q * delta, -rest_formula(q, delta, B), B))
 
@@ -209,6 +208,13 @@ def worst_case_epsilon_formula(delta, q, a, B):
 
     The comparison set has mass ``q - p*`` and the rest of the space ``1 - q``, which is
     passed to :func:`eps_main_formula` as known (exact at ``q = 1``).
+
+    Examples
+    --------
+    >>> import math
+    >>> from garesearch._backend import NUMPY
+    >>> abs(float(worst_case_epsilon_formula(0.1, 1.0, 1.0, NUMPY)) - 2 * math.log(1.1 / 0.9)) < 1e-15
+    True
     """
     p = worst_case_prior_formula(delta, q, B)
     return eps_main_formula(delta, p, q - p, a, B, rest=1 - q)
@@ -237,7 +243,7 @@ def _check_pq(v, dps):
 
 
 def _backend(dps):
-    return NUMPY if dps is None else MPMATH
+    return backend_for(dps)
 
 
 #: float64 results and inputs outside [_TINY, _HUGE] are recomputed with mpmath (refine)
@@ -318,8 +324,7 @@ def _epsilon_or_inf(epsilon, dps):
 def _sides(sides, q):
     if sides is None:
         return "both" if q is None else "upper"
-    if sides not in _SIDES:
-        raise ParameterError(f"sides must be one of {_SIDES}; got {sides!r}")
+    check_sides(sides)
     if q is not None and sides != "upper":
         raise ParameterError(
             "sides: with an explicit comparison mass q only the upper side (Eq. (main)) is "
@@ -365,6 +370,15 @@ def posterior_bound(*, epsilon, p, q=None, a=1.0, dps: int | None = None):
     Returns
     -------
     float, ndarray or mpmath.mpf
+
+    Examples
+    --------
+    >>> import math
+    >>> round(float(posterior_bound(epsilon=math.log(3), p=0.25)), 12)  # 1/(1 + e^-eps q/p) = 1/2
+    0.5
+    >>> # 0.2/(0.2 + 0.8 e^-0.5) at 30 digits
+    >>> posterior_bound(epsilon="0.5", p="0.2", dps=30)  # doctest: +ELLIPSIS
+    mpf('0.2918751327405783...')
     """
     with workdps(dps):
         v = _epsilon_values(epsilon, p, q, a, dps)
@@ -381,6 +395,12 @@ def advantage_for_epsilon(*, epsilon, p, q=None, a=1.0, sides=None, dps: int | N
     ``"lower"`` return one side.
 
     Parameters are those of :func:`posterior_bound`; ``sides`` selects the side(s).
+
+    Examples
+    --------
+    >>> eps = epsilon_for_advantage(delta=0.1, p=0.2)
+    >>> round(float(advantage_for_epsilon(epsilon=eps, p=0.2, sides="upper")), 12)  # the inverse
+    0.1
     """
     sides = _sides(sides, q)
     with workdps(dps):
@@ -618,13 +638,29 @@ def _main_numerator(p, q, delta):
 
 def eps_lb(*, delta, p, R=1.0, dps: int | None = None):
     r"""Sec. 3.2, :math:`\epsilon_{lb} = -\ln\!\left(\frac{p}{1-p}\left(\frac{1}{\delta+p}-1\right)\right)/R`:
-    keeps :math:`\Pr_{post}[X'] \le p + \delta`.  ``inf`` when ``p + delta >= 1``."""
+    keeps :math:`\Pr_{post}[X'] \le p + \delta`.  ``inf`` when ``p + delta >= 1``.
+
+    Examples
+    --------
+    >>> round(float(eps_lb(delta=0.1, p=0.2)), 3)  # the cats of Sec. 6.1
+    0.539
+    """
     return epsilon_for_advantage(delta=delta, p=p, a=R, sides="upper", dps=dps)
 
 
 def eps_ub(*, delta, p, R=1.0, dps: int | None = None):
     r"""Sec. 3.2, :math:`\epsilon_{ub} = -\ln\!\left(\frac{1-p}{p}\left(\frac{1}{\delta+1-p}-1\right)\right)/R`:
-    keeps :math:`\Pr_{post}[X'] \ge p - \delta`.  ``inf`` when ``p <= delta``."""
+    keeps :math:`\Pr_{post}[X'] \ge p - \delta`.  ``inf`` when ``p <= delta``.
+
+    Examples
+    --------
+    >>> import math
+    >>> want = -math.log(0.8 / 0.2 * (1 / (0.1 + 0.8) - 1))
+    >>> abs(float(eps_ub(delta=0.1, p=0.2)) - want) < 1e-15
+    True
+    >>> float(eps_ub(delta=0.3, p=0.2))  # p <= delta: the posterior cannot fall by more
+    inf
+    """
     return epsilon_for_advantage(delta=delta, p=p, a=R, sides="lower", dps=dps)
 
 
@@ -646,6 +682,11 @@ def worst_case_prior(*, delta, q=1.0, dps: int | None = None):
     InfeasibleError
         If ``q + delta <= 1``: then epsilon tends to 0 as ``p`` approaches
         ``q delta / (1 - q)``, so no epsilon > 0 protects every prior.
+
+    Examples
+    --------
+    >>> round(float(worst_case_prior(delta=0.1)), 15)  # (1 - delta)/2
+    0.45
     """
     with workdps(dps):
         v = _worst_case_values(delta, q, dps)
@@ -679,7 +720,14 @@ def _worst_case_values(delta, q, dps, **more):
 def worst_case_epsilon(*, delta, q=1.0, a=1.0, dps: int | None = None):
     r"""Eq. (main)'s epsilon at the worst prior :math:`p^*` of :func:`worst_case_prior`.
 
-    At ``q = 1``: :math:`2\ln\frac{1+\delta}{1-\delta}/a = 4\,\mathrm{artanh}(\delta)/a`.
+    At ``q = 1``: :math:`2\ln\frac{1+\delta}{1-\delta}/a = 4\,\mathrm{artanh}(\delta)/a`
+    (:func:`garesearch.readings.epsilon_for_worst_case_advantage` is this at ``q = 1``, ``a = 1``).
+
+    Examples
+    --------
+    >>> import math
+    >>> abs(float(worst_case_epsilon(delta=0.1)) - 2 * math.log(1.1 / 0.9)) < 1e-15  # Sec. 4.1
+    True
     """
     with workdps(dps):
         v = _worst_case_values(delta, q, dps, a=a)

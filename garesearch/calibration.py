@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ._args import check_sides
 from .additive import ScaledNoise, resolve
 from .errors import InfeasibleError, ParameterError
 from .priors import Categorical, Prior
@@ -343,8 +344,7 @@ def calibrate(prior: Prior, mechanism, *, r: float, delta: float, reading: str =
         raise ParameterError(f"delta must lie in (0, 1); got {delta!r}")
     if not (isinstance(releases, (int, np.integer)) and not isinstance(releases, bool) and releases >= 1):
         raise ParameterError(f"releases must be an integer >= 1; got {releases!r}")
-    if sides not in ("both", "upper", "lower"):
-        raise ParameterError(f"sides must be 'both', 'upper' or 'lower'; got {sides!r}")
+    check_sides(sides)
     if not (isinstance(rtol, (int, float)) and 1e-12 <= rtol <= 0.01):
         raise ParameterError(f"rtol must lie in [1e-12, 0.01]; got {rtol!r}")
     if reading == "tail":

@@ -143,6 +143,15 @@ def check_record(check) -> dict[str, Any]:
     Returns
     -------
     dict
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as NS
+    >>> check = NS(text="Pr[|X - t| <= r]", kind="result", op="approx", lhs=0.3286, rhs=0.42,
+    ...            digits=2, holds=False)
+    >>> rec = check_record(check)
+    >>> rec["relation"], rec["tolerance"], rec["holds"]
+    ('approx', {'abs': 0.005}, False)
     """
     return {
         "text": check.text,
@@ -157,7 +166,15 @@ def check_record(check) -> dict[str, Any]:
 
 
 def failing_checks(result) -> list:
-    """The checks of a claim that fail (empty for a CONFIRMED claim)."""
+    """The checks of a claim that fail (empty for a CONFIRMED claim).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as NS
+    >>> ok, bad = NS(holds=True), NS(holds=False)
+    >>> failing_checks(NS(evidence=NS(checks=(ok, bad)))) == [bad]
+    True
+    """
     return [c for c in result.evidence.checks if not c.holds]
 
 
@@ -174,6 +191,17 @@ def claim_record(result) -> dict[str, Any]:
     dict
         ``id, location, statement, origin, verdict, failing`` (the texts of the failing
         checks) and ``evidence``: ``paper, computed, explanation, checks``.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as NS
+    >>> check = NS(text="p", kind="result", op="approx", lhs=0.3286, rhs=0.42, digits=2, holds=False)
+    >>> claim = NS(id="S6.salary_p", location="Sec. 6.2", statement="p ~ 0.42", origin="list",
+    ...            verdict="WRONG", evidence=NS(paper=0.42, computed=0.3286, explanation="erf",
+    ...                                         checks=(check,)))
+    >>> rec = claim_record(claim)
+    >>> rec["id"], rec["verdict"], len(rec["evidence"]["checks"])
+    ('S6.salary_p', 'WRONG', 1)
     """
     ev = result.evidence
     return {
@@ -205,6 +233,16 @@ def summary_counts(results: Iterable) -> dict[str, Any]:
     dict
         ``{"claims": n, "CONFIRMED": ..., "TYPO": ..., "WRONG": ...,
         "paper_list": {"claims": m, "CONFIRMED": ..., ...}}``.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as NS
+    >>> def claim(i, verdict, origin="list"):
+    ...     return NS(id=i, location="", statement="", origin=origin, verdict=verdict,
+    ...               evidence=NS(paper=None, computed=None, explanation="", checks=()))
+    >>> s = summary_counts([claim("a", "CONFIRMED"), claim("b", "WRONG", "added")])
+    >>> s["claims"], s["CONFIRMED"], s["WRONG"], s["paper_list"]["claims"]
+    (2, 1, 1, 1)
     """
     records = _records(results)
 
@@ -216,7 +254,17 @@ def summary_counts(results: Iterable) -> dict[str, Any]:
 
 
 def summary_line(results: Sequence) -> str:
-    """One line: how many claims are CONFIRMED, TYPO and WRONG (all, and the paper's list)."""
+    """One line: how many claims are CONFIRMED, TYPO and WRONG (all, and the paper's list).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as NS
+    >>> def claim(i, verdict):
+    ...     return NS(id=i, location="", statement="", origin="list", verdict=verdict,
+    ...               evidence=NS(paper=None, computed=None, explanation="", checks=()))
+    >>> summary_line([claim("a", "CONFIRMED"), claim("b", "TYPO")]).split(" (")[0]
+    '2 claims: 1 CONFIRMED, 1 TYPO, 0 WRONG'
+    """
     s = summary_counts(results)
     sl = s["paper_list"]
     return (
@@ -227,7 +275,16 @@ def summary_line(results: Sequence) -> str:
 
 
 def report_record(results: Sequence) -> dict[str, Any]:
-    """The whole report as one JSON object: ``paper``, ``verdicts``, ``summary``, ``claims``."""
+    """The whole report as one JSON object: ``paper``, ``verdicts``, ``summary``, ``claims``.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as NS
+    >>> claim = NS(id="a", location="", statement="", origin="list", verdict="CONFIRMED",
+    ...            evidence=NS(paper=None, computed=None, explanation="", checks=()))
+    >>> sorted(report_record([claim]))
+    ['claims', 'paper', 'summary', 'verdicts']
+    """
     results = _records(results)
     return {
         "paper": _PAPER.replace("*", ""),
@@ -280,7 +337,17 @@ def _failing(r: dict[str, Any]) -> list[dict[str, Any]]:
 
 def to_text(results: Sequence) -> str:
     """The report as a plain-text table; a claim that is not CONFIRMED also names its first
-    failing check."""
+    failing check.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as NS
+    >>> claim = NS(id="S6.cats_and", location="Sec. 6.1", statement="eps = 0.539", origin="list",
+    ...            verdict="CONFIRMED", evidence=NS(paper=0.539, computed=0.539, explanation="Eq. (main)",
+    ...                                             checks=()))
+    >>> "S6.cats_and" in to_text([claim])
+    True
+    """
     records = _records(results)
     lines = [f"{'id':<26} {'verdict':<9}  paper  ->  computed"]
     for r in records:
@@ -361,6 +428,15 @@ def to_markdown(results: Sequence, *, details: bool = True, targets: str = "html
     targets : {"html", "myst"}
         How a claim's section is made a link target: ``<a id="...">`` (any Markdown
         renderer) or MyST's ``(label)=`` (for the documentation site).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as NS
+    >>> claim = NS(id="S6.cats_and", location="Sec. 6.1", statement="eps = 0.539", origin="list",
+    ...            verdict="CONFIRMED", evidence=NS(paper=0.539, computed=0.539, explanation="Eq. (main)",
+    ...                                             checks=()))
+    >>> "S6.cats_and" in to_markdown([claim])
+    True
     """
     if targets not in ("html", "myst"):
         raise ValueError(f"targets must be 'html' or 'myst'; got {targets!r}")
@@ -446,7 +522,18 @@ def _html_check(c: dict[str, Any]) -> str:
 
 
 def to_html(results: Sequence) -> str:
-    """The report as one self-contained HTML page (inline CSS, no scripts)."""
+    """The report as one self-contained HTML page (inline CSS, no scripts).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as NS
+    >>> claim = NS(id="S6.cats_and", location="Sec. 6.1", statement="eps = 0.539", origin="list",
+    ...            verdict="CONFIRMED", evidence=NS(paper=0.539, computed=0.539, explanation="Eq. (main)",
+    ...                                             checks=()))
+    >>> page = to_html([claim])
+    >>> page.lstrip().lower().startswith("<!doctype html>"), "S6.cats_and" in page
+    (True, True)
+    """
     e = html.escape
     records = _records(results)
     rows = "\n".join(

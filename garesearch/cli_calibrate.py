@@ -23,6 +23,7 @@ import json
 import math
 import sys
 
+from ._args import SIDES
 from .errors import InfeasibleError, ParameterError
 
 __all__ = ["build_parser", "main"]
@@ -38,7 +39,14 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The ``calibrate`` command's argument parser."""
+    """The ``calibrate`` command's argument parser.
+
+    Examples
+    --------
+    >>> args = build_parser().parse_args(["--prior", "normal:2000,235.7", "--r", "100", "--delta", "0.1"])
+    >>> args.mechanism, args.reading, args.sides
+    ('laplace', 'worst', 'both')
+    """
     from .additive import MECHANISMS
     from .calibration import READINGS
 
@@ -54,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--sampling-prob", type=float, default=1.0,
                    help="Poisson subsampling probability of each release, in (0, 1] (DP-SGD style, gaussian "
                         "noise, a binary secret with a value 0)")
-    p.add_argument("--sides", default="both", choices=("both", "upper", "lower"))
+    p.add_argument("--sides", default="both", choices=SIDES)
     p.add_argument("--dp-delta", type=float, default=1e-6, help="report epsilon of (epsilon, dp_delta)-DP here")
     p.add_argument("--kazan-reiter", metavar="P,Q", default=None,
                    help="also report Kazan and Reiter's posterior-to-prior ratio at the calibrated scale for "
@@ -92,7 +100,18 @@ def _kazan_reiter(res, args) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command; returns the exit status."""
+    """Run the command; returns the exit status.
+
+    Examples
+    --------
+    >>> import contextlib, io, json, math
+    >>> out = io.StringIO()
+    >>> with contextlib.redirect_stdout(out):
+    ...     status = main(["--prior", "categorical:0=0.8,1=0.2", "--r", "0", "--delta", "0.1", "--json"])
+    >>> # Laplace noise keeps 0.2 e^eps/(0.2 e^eps + 0.8) <= 0.3 when e^eps = 12/7
+    >>> status, abs(json.loads(out.getvalue())["scale"] - 1 / math.log(12 / 7)) < 1e-9
+    (0, True)
+    """
     from .calibration import calibrate
     from .cli import parse_prior
 

@@ -109,6 +109,11 @@ def dual_exponent(p: float) -> float:
     -------
     float
         ``q``, in [1, inf].
+
+    Examples
+    --------
+    >>> dual_exponent(2), dual_exponent(1), dual_exponent(float("inf"))
+    (2.0, inf, 1.0)
     """
     p = _exponent("p", p)
     if p == 1:
@@ -130,6 +135,11 @@ def sequential_epsilon(epsilons: Sequence[float]) -> float:
     -------
     float
         The epsilon of all outputs together.
+
+    Examples
+    --------
+    >>> round(sequential_epsilon([0.1, 0.2, 0.3]), 12)
+    0.6
     """
     with np.errstate(all="ignore"):
         out = float(np.sum(_positive_vector("epsilons", epsilons)))
@@ -154,6 +164,13 @@ def composed_epsilon(epsilons: Sequence[float], *, p: float = math.inf) -> float
     -------
     float
         :math:`\lVert\epsilon\rVert_q`.
+
+    Examples
+    --------
+    >>> composed_epsilon([3.0, 4.0], p=2)  # l2 distance: the l2 norm of the epsilons
+    5.0
+    >>> composed_epsilon([3.0, 4.0])  # l_inf distance: the sum (sequential composition)
+    7.0
     """
     with np.errstate(all="ignore"):
         out = _norm(_positive_vector("epsilons", epsilons), dual_exponent(p))
@@ -178,6 +195,13 @@ def equal_split(total: float, m: int, *, p: float = math.inf) -> np.ndarray:
     -------
     ndarray
         ``m`` equal epsilons.
+
+    Examples
+    --------
+    >>> equal_split(1.0, 4).tolist()  # l_inf: E / m
+    [0.25, 0.25, 0.25, 0.25]
+    >>> round(float(equal_split(1.0, 4, p=2)[0]), 12)  # l2: E / sqrt(m)
+    0.5
     """
     total = _total(total)
     if not isinstance(m, (int, np.integer)) or isinstance(m, bool) or not 1 <= m <= _MAX_OUTPUTS:
@@ -209,6 +233,14 @@ def optimal_split(total: float, sensitivities: Sequence[float], *, p: float = ma
     -------
     ndarray
         :math:`\epsilon_i`, one per output, with :math:`\lVert\epsilon\rVert_q = E`.
+
+    Examples
+    --------
+    >>> optimal_split(1.0, [1.0, 1.0]).tolist()  # equal sensitivities: the equal split
+    [0.5, 0.5]
+    >>> eps = optimal_split(1.0, [1.0, 8.0])  # l_inf: epsilon_i proportional to s_i^(2/3)
+    >>> round(float(eps[1] / eps[0]), 12)
+    4.0
     """
     total = _total(total)
     s = _positive_vector("sensitivities", sensitivities)
@@ -239,6 +271,11 @@ def laplace_scales(epsilons: Sequence[float], sensitivities: Sequence[float]) ->
     -------
     ndarray
         The scales :math:`b_i`.
+
+    Examples
+    --------
+    >>> laplace_scales([0.5, 1.0], [1.0, 1.0]).tolist()
+    [2.0, 1.0]
     """
     e = _positive_vector("epsilons", epsilons)
     s = _positive_vector("sensitivities", sensitivities)
@@ -267,6 +304,11 @@ def expected_squared_error(epsilons: Sequence[float], sensitivities: Sequence[fl
     -------
     float
         :math:`\sum_i 2 b_i^2` with :math:`b_i = s_i/\epsilon_i`.
+
+    Examples
+    --------
+    >>> expected_squared_error([1.0, 0.5], [1.0, 1.0])  # 2 (1^2 + 2^2)
+    10.0
     """
     with np.errstate(all="ignore"):
         out = float(np.sum(2.0 * laplace_scales(epsilons, sensitivities) ** 2))
@@ -293,6 +335,13 @@ def split_saving(sensitivities: Sequence[float], *, p: float = math.inf) -> floa
     -------
     float
         The ratio, 1 when all sensitivities are equal or ``p = 1``.
+
+    Examples
+    --------
+    >>> split_saving([1.0, 1.0])
+    1.0
+    >>> abs(split_saving([1.0, 2.0]) - 20 / (1 + 2 ** (2 / 3)) ** 3) < 1e-12  # (sum s^(2/3))^3 against 2 (s1^2 + s2^2) 2^2
+    True
     """
     s = _positive_vector("sensitivities", sensitivities)
     q = dual_exponent(p)

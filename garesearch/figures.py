@@ -164,6 +164,11 @@ def picture_to_fraction(x: float, y: float, picture: Sequence[float]) -> tuple[f
     -------
     tuple of float
         ``(f_x, f_y)``.
+
+    Examples
+    --------
+    >>> picture_to_fraction(50, 25, (100, 50, 0, 0))
+    (0.5, 0.5)
     """
     w, h, x0, y0 = picture
     return (x - x0) / w, (y - y0) / h
@@ -215,6 +220,14 @@ def corner_regions(r: float = 450.0, a: float = 900.0) -> Regions:
     dict of list of ndarray
         Polygons (``(n, 2)`` vertex arrays) under the keys ``"X"``, ``"X'"``, ``"Xhat_a"``
         and ``"ball_a"``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x, y = corner_regions(r=450.0, a=900.0)["X'"][0].T
+    >>> area = 0.5 * abs(np.dot(x, np.roll(y, 1)) - np.dot(y, np.roll(x, 1)))  # shoelace
+    >>> bool(abs(area / (np.pi * 450.0**2 / 4) - 1) < 1e-4)  # a quarter disc: t is in a corner
+    True
     """
     _positive("r", r)
     x0, y0, side = CORNER_SQUARE
@@ -249,6 +262,13 @@ def andor_regions(r: Sequence[float] = (280.0, 220.0)) -> Regions:
     -------
     dict of list of ndarray
         Polygons under the keys ``"X"``, ``"OR"`` and ``"AND"``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x, y = andor_regions(r=(280.0, 220.0))["AND"][0].T
+    >>> bool(0.5 * abs(np.dot(x, np.roll(y, 1)) - np.dot(y, np.roll(x, 1))) == 4 * 280 * 220)  # a box
+    True
     """
     ri, rj = (float(v) for v in r)
     _positive("r_i", ri)
@@ -287,6 +307,12 @@ def split_regions(r: Sequence[float] = (250.0, 250.0), a: float = 640.0) -> Regi
     -------
     dict of list of ndarray
         Polygons under the keys ``"X'_k"`` and ``"Xhat'_k"``, ``k = 0, ..., 4``.
+
+    Examples
+    --------
+    >>> regions = split_regions()
+    >>> [k for k in regions if k.startswith("X'")]  # the cross and four blocks
+    ["X'_0", "X'_1", "X'_2", "X'_3", "X'_4"]
     """
     ri, rj = (float(v) for v in r)
     for name, v in (("r_i", ri), ("r_j", rj), ("a", a)):
@@ -360,6 +386,12 @@ def figure1_corner(outdir: str | Path | None = None, *, r: float = 450.0, a: flo
     Returns
     -------
     matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> fig = figure1_corner()  # with outdir=None nothing is written
+    >>> len(fig.axes)
+    1
     """
     regions = corner_regions(r, a)
     with style(), mpl.rc_context(_FIGURE_RC):
@@ -398,6 +430,12 @@ def figure2a_andor(outdir: str | Path | None = None, *, r: Sequence[float] = (28
     Returns
     -------
     matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> fig = figure2a_andor()
+    >>> len(fig.axes)
+    1
     """
     regions = andor_regions(r)
     ri, rj = r
@@ -440,6 +478,12 @@ def figure2b_split(
     Returns
     -------
     matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> fig = figure2b_split()
+    >>> len(fig.axes)
+    1
     """
     regions = split_regions(r, a)
     ti, tj = SPLIT_T
@@ -522,6 +566,13 @@ def save_figure(fig: Figure, stem: str, outdir: str | Path) -> list[Path]:
     -------
     list of pathlib.Path
         The three files written.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     [p.name for p in save_figure(figure2a_andor(), "fig2a", tmp)]
+    ['fig2a.pdf', 'fig2a.png', 'fig2a.svg']
     """
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
@@ -553,6 +604,13 @@ def make_figures(outdir: str | Path = "figures") -> list[Path]:
     -------
     list of pathlib.Path
         The files written.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     len(make_figures(tmp))  # Fig. 1, 2a, 2b in three formats
+    9
     """
     paths: list[Path] = []
     for name, fun in FIGURES.items():

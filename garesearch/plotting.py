@@ -70,6 +70,14 @@ def apply_style() -> None:
     """Switch the house style on for the rest of the session (for notebooks).
 
     Not in the paper: the same rcParams as :func:`style`.
+
+    Examples
+    --------
+    >>> import matplotlib as mpl
+    >>> with mpl.rc_context():  # restores the previous style afterwards
+    ...     apply_style()
+    ...     mpl.rcParams["savefig.dpi"] == RC["savefig.dpi"]
+    True
     """
     mpl.rcParams.update(RC)
 
@@ -99,6 +107,14 @@ def mark_optimum(ax, x: float, y: float, *, label: str | None = None, color: str
     -------
     matplotlib.lines.Line2D
         The dot.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> ax = Figure().subplots()
+    >>> dot = mark_optimum(ax, 1.8, 0.539, label="best a")
+    >>> [float(v) for v in dot.get_xdata()], [float(v) for v in dot.get_ydata()]
+    ([1.8], [0.539])
     """
     color = color or COLORS["ink"]
     ax.axvline(x, color=color, lw=0.8, ls=":", zorder=1)
@@ -131,6 +147,13 @@ def mark_value(ax, y: float, *, label: str, color: str | None = None, ls: str = 
     -------
     matplotlib.lines.Line2D
         The line.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> ax = Figure().subplots()
+    >>> list(mark_value(ax, 0.539, label="the paper").get_ydata())
+    [0.539, 0.539]
     """
     return ax.axhline(y, color=color or COLORS["paper"], lw=1.0, ls=ls, label=label)
 

@@ -71,6 +71,11 @@ def mathjax_source() -> Path:
     ------
     FileNotFoundError
         If the package is not installed (it is a dependency of garesearch).
+
+    Examples
+    --------
+    >>> (mathjax_source() / MATHJAX_SCRIPT).is_file()
+    True
     """
     try:
         dist = importlib.metadata.distribution(_MATHJAX_DIST)
@@ -98,6 +103,15 @@ def copy_mathjax(dest: str | Path) -> Path:
     -------
     pathlib.Path
         ``dest``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     folder = copy_mathjax(Path(tmp) / "mathjax")
+    ...     (folder / MATHJAX_SCRIPT).is_file()
+    True
     """
     src, dest = mathjax_source(), Path(dest)
     version = importlib.metadata.version(_MATHJAX_DIST)
@@ -290,6 +304,14 @@ def notebook_to_html(nb, mathjax_url: str = f"mathjax/{MATHJAX_SCRIPT}") -> str:
     -------
     str
         The HTML text.
+
+    Examples
+    --------
+    >>> import nbformat
+    >>> nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("$x^2 = 0.539$")])
+    >>> page = notebook_to_html(nb)
+    >>> remote_references(page), "0.539" in page  # nothing is fetched from the network
+    ([], True)
     """
     from nbconvert import HTMLExporter
 
@@ -366,6 +388,11 @@ def packaged_notebooks() -> Path:
     Returns
     -------
     pathlib.Path
+
+    Examples
+    --------
+    >>> any(p.suffix == ".ipynb" for p in packaged_notebooks().iterdir())
+    True
     """
     here = Path(__file__).resolve().parent
     return _first_folder(here / "notebooks", here.parent / "notebooks", pattern="*.ipynb")
@@ -377,6 +404,11 @@ def packaged_examples() -> Path:
     Returns
     -------
     pathlib.Path
+
+    Examples
+    --------
+    >>> (packaged_examples() / "cats.att").is_file()
+    True
     """
     here = Path(__file__).resolve().parent
     return _first_folder(here / "examples" / "pleak", here.parent / "examples" / "pleak",
@@ -400,6 +432,15 @@ def copy_notebooks(dest: str | Path, *, overwrite: bool = False) -> list[Path]:
     -------
     list of pathlib.Path
         The files written.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     copied = copy_notebooks(tmp)
+    ...     (Path(tmp) / "examples" / "pleak" / "cats.att").is_file(), len(copied) > 10
+    (True, True)
     """
     dest = Path(dest)
     written = []
@@ -428,6 +469,16 @@ def main(argv: list[str] | None = None) -> int:
     -------
     int
         Exit status, 0.
+
+    Examples
+    --------
+    >>> import contextlib, io, tempfile
+    >>> from pathlib import Path
+    >>> with tempfile.TemporaryDirectory() as tmp, contextlib.redirect_stdout(io.StringIO()):
+    ...     status = main(["--output", tmp])
+    ...     found = (Path(tmp) / "notebooks").is_dir()
+    >>> status, found
+    (0, True)
     """
     parser = argparse.ArgumentParser(
         prog="garesearch notebooks",

@@ -52,6 +52,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import bound
+from ._args import renamed_keywords
 from ._evaluate import check, finish, to_values, workdps
 from .errors import ParameterError
 from .risk_profile import kazan_reiter_epsilon, kazan_reiter_ratio
@@ -89,6 +90,12 @@ def posterior_belief_bound(*, epsilon, p, dps: int | None = None):
     -------
     float, ndarray or mpmath.mpf
         The bound on the posterior.
+
+    Examples
+    --------
+    >>> import math
+    >>> abs(float(posterior_belief_bound(epsilon=0.5, p=0.2)) - 0.2 / (0.2 + 0.8 * math.exp(-0.5))) < 1e-15
+    True
     """
     return bound.posterior_bound(epsilon=epsilon, p=p, dps=dps)
 
@@ -122,6 +129,12 @@ def lee_clifton_posterior(*, epsilon, m, distance=1.0, dps: int | None = None):
     -------
     float, ndarray or mpmath.mpf
         The bound on the posterior of the true world.
+
+    Examples
+    --------
+    >>> import math
+    >>> abs(float(lee_clifton_posterior(epsilon=1.0, m=10)) - 1 / (1 + 9 * math.exp(-1.0))) < 1e-15
+    True
     """
     with workdps(dps):  # 1/m and 1 - 1/m at the working precision
         p = _world_prior(m, dps)
@@ -157,6 +170,12 @@ def lee_clifton_epsilon(*, rho, m, distance=1.0, dps: int | None = None):
     ------
     ParameterError
         Unless :math:`1/m < \rho < 1`.
+
+    Examples
+    --------
+    >>> import math
+    >>> abs(float(lee_clifton_epsilon(rho=0.5, m=10)) - math.log(9)) < 1e-14  # ln((m-1) rho/(1-rho))
+    True
     """
     with workdps(dps):  # 1/m, rho - 1/m and 1 - 1/m at the working precision
         v = to_values(dps, m=m, rho=rho)  # checked and broadcast together
@@ -180,35 +199,48 @@ def worst_case_advantage(*, epsilon):
     -------
     float or ndarray
         The advantage, in [0, 1).
+
+    Examples
+    --------
+    >>> import math
+    >>> abs(float(worst_case_advantage(epsilon=2 * math.log(1.1 / 0.9))) - 0.1) < 1e-15  # tanh(eps/4)
+    True
     """
     v = to_values(None, epsilon=epsilon)
     check("epsilon", v["epsilon"], 0, np.inf, low_open=False)
     return finish(np.tanh(v["epsilon"] / 4), None)
 
 
-def epsilon_for_worst_case_advantage(*, delta):
+def epsilon_for_worst_case_advantage(*, delta, dps: int | None = None):
     r"""The epsilon that keeps every prior's advantage at most ``delta`` (Sec. 4.1, the worst prior).
 
     :math:`\epsilon = 4\,\mathrm{artanh}\,\delta = 2\ln\frac{1+\delta}{1-\delta}`: Sec. 4.1's
-    :math:`f(p)` at the worst prior :math:`p = (1-\delta)/2` with ``q = 1`` and ``R = 1``
-    (:func:`garesearch.bound.worst_case_epsilon` at ``q = 1``).
+    :math:`f(p)` at the worst prior :math:`p = (1-\delta)/2` with ``q = 1`` and ``R = 1``.
+    The reading's name for :func:`garesearch.bound.worst_case_epsilon` at ``q = 1``, which
+    computes it.
 
     Parameters
     ----------
     delta : float or array_like
         Advantage, in (0, 1).
+    dps : int, optional
+        Evaluate with mpmath at this many digits.
 
     Returns
     -------
-    float or ndarray
+    float, ndarray or mpmath.mpf
         The epsilon, ``> 0``.
+
+    Examples
+    --------
+    >>> round(float(epsilon_for_worst_case_advantage(delta=0.1)), 6)  # 2 ln(1.1/0.9)
+    0.401341
     """
-    v = to_values(None, delta=delta)
-    check("delta", v["delta"], 0, 1)
-    return finish(4 * np.arctanh(v["delta"]), None)
+    return bound.worst_case_epsilon(delta=delta, q=1.0, dps=dps)
 
 
-def membership_advantage(*, epsilon, delta=0.0):
+@renamed_keywords(delta="dp_delta")
+def membership_advantage(*, epsilon, dp_delta=0.0):
     r"""Largest true-positive minus false-positive rate of a test between two neighbours.
 
     Not in the paper: the hypothesis-testing reading of :math:`(\epsilon,\delta)`-DP
@@ -221,24 +253,32 @@ def membership_advantage(*, epsilon, delta=0.0):
     ----------
     epsilon : float or array_like
         Epsilon, ``>= 0``.
-    delta : float or array_like
-        Delta, in [0, 1]; default 0 (pure DP).
+    dp_delta : float or array_like
+        The :math:`\delta` of :math:`(\epsilon,\delta)`-DP, in [0, 1]; default 0 (pure DP).
+        (``delta=`` is its deprecated name.)
 
     Returns
     -------
     float or ndarray
         The advantage, in [0, 1].
+
+    Examples
+    --------
+    >>> import math
+    >>> abs(float(membership_advantage(epsilon=1.0, dp_delta=0.05)) - (math.e - 1 + 0.1) / (math.e + 1)) < 1e-15
+    True
     """
-    v = to_values(None, epsilon=epsilon, delta=delta)
+    v = to_values(None, epsilon=epsilon, dp_delta=dp_delta)
     check("epsilon", v["epsilon"], 0, np.inf, low_open=False)
-    check("delta", v["delta"], 0, 1, low_open=False, high_open=False)
+    check("dp_delta", v["dp_delta"], 0, 1, low_open=False, high_open=False)
     e = v["epsilon"]
     # (e^eps - 1 + 2 delta)/(e^eps + 1) = tanh(eps/2) + 2 delta/(e^eps + 1), without overflow
-    out = np.tanh(e / 2) + 2 * v["delta"] * np.exp(-np.logaddexp(0, e))
+    out = np.tanh(e / 2) + 2 * v["dp_delta"] * np.exp(-np.logaddexp(0, e))
     return finish(np.minimum(out, 1.0), None)  # the exact value is at most 1; rounding is not
 
 
-def plot_readings(ax=None, *, epsilon=None, p=0.2, m=10, distance=1.0, delta=0.0):
+@renamed_keywords(delta="dp_delta")
+def plot_readings(ax=None, *, epsilon=None, p=0.2, m=10, distance=1.0, dp_delta=0.0):
     r"""One chart: the readings of epsilon against epsilon.
 
     Left axis (probabilities): the posterior bound of Sec. 3.2 at prior ``p``; Lee and
@@ -259,12 +299,22 @@ def plot_readings(ax=None, *, epsilon=None, p=0.2, m=10, distance=1.0, delta=0.0
         Number of Lee and Clifton's possible worlds.
     distance : float
         Lee and Clifton's :math:`\Delta v/\Delta f`.
-    delta : float
-        Delta of the membership advantage.
+    dp_delta : float
+        The DP delta of the membership advantage (``delta=`` is its deprecated name).
 
     Returns
     -------
     matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> ax = plot_readings(p=0.2, m=10)
+    >>> len(ax.get_lines())
+    4
+    >>> import matplotlib.pyplot as plt
+    >>> plt.close(ax.figure)
     """
     import matplotlib.pyplot as plt
 
@@ -279,8 +329,8 @@ def plot_readings(ax=None, *, epsilon=None, p=0.2, m=10, distance=1.0, delta=0.0
     ax.plot(e, lee_clifton_posterior(epsilon=e, m=m, distance=distance),
             label=f"Lee–Clifton posterior, m={m}")
     ax.plot(e, worst_case_advantage(epsilon=e), label=r"worst-prior advantage $\tanh(\epsilon/4)$")
-    ax.plot(e, membership_advantage(epsilon=e, delta=delta),
-            label=f"membership advantage (δ={delta:g})")
+    ax.plot(e, membership_advantage(epsilon=e, dp_delta=dp_delta),
+            label=f"membership advantage (δ={dp_delta:g})")
     ax.set_xlabel(r"$\epsilon$")
     ax.set_ylabel("probability / advantage")
     ax.set_ylim(0, 1)

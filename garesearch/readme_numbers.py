@@ -21,12 +21,14 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from .paper.examples import SALARY, SHIPS
+
 __all__ = ["counts", "main", "notebook_names", "side_by_side", "snippets", "summary_line", "write"]
 
-#: the continuous examples of the table, as README names them (sigma rounded as the paper
-#: prints it; the ships: the paper's one-dimensional model of the distance at t = 0)
-_SALARY = {"mu": 2000.0, "sigma": 235.7, "r": 100.0}
-_SHIPS = {"mu": 0.0, "sigma": math.sqrt(1250.0), "r": 10.0}
+#: the continuous examples of the table, as README names them (the salary's sigma rounded as
+#: the paper prints it; the ships: the paper's one-dimensional model of the distance at t = 0)
+_SALARY = {"mu": SALARY["mu"], "sigma": SALARY["sigma"], "r": SALARY["r"]}
+_SHIPS = {"mu": SHIPS["mu"], "sigma": math.sqrt(SHIPS["variance"]), "r": SHIPS["r"]}
 
 
 def _cats_rows(delta: float) -> list[dict[str, Any]]:
@@ -96,7 +98,7 @@ def side_by_side(delta: float = 0.1) -> str:
     >>> side_by_side().splitlines()[2].startswith("| cats AND")  # doctest: +SKIP
     True
     """
-    from garesearch.paper.examples import SALARY, SHIPS, epsilon_against_a
+    from garesearch.paper.examples import epsilon_against_a
 
     cats = _cats_rows(delta)
     salary = _continuous_row(f"salary, N({_SALARY['mu']:g}, {_SALARY['sigma']:g}), r = {_SALARY['r']:g}",

@@ -171,6 +171,11 @@ def binary_success_from_tradeoff(tradeoff, w1: float) -> float:
     Beyond the paper.  ``w1`` is the prior of the second value; ``tradeoff`` is ``f`` between
     the output distributions at the first and the second value (any f-DP mechanism).  A
     trade-off curve is convex, so the minimum is found by bounded Brent on a bracket from a grid.
+
+    Examples
+    --------
+    >>> round(binary_success_from_tradeoff(lambda a: 1 - a, 0.3), 9)  # perfect privacy: max(w0, w1)
+    0.7
     """
     from scipy.optimize import minimize_scalar
 

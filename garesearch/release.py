@@ -43,6 +43,7 @@ import numpy as np
 from . import noise as _noise
 from ._evaluate import as_float_array, scalar_values
 from .errors import ParameterError
+from .paper.examples import COLOURS, GENDERS, SALARY
 
 __all__ = [
     "CAT_COLOURS",
@@ -60,7 +61,7 @@ __all__ = [
     "synthetic_salaries",
 ]
 
-CAT_COLOURS = {"red": 0.2, "white": 0.1, "tabby": 0.25, "black": 0.4, "tortoise": 0.05}
+CAT_COLOURS = COLOURS  #: the colour prior of Sec. 6.1 (:data:`garesearch.paper.examples.COLOURS`)
 _BACKENDS = ("numpy", "opendp")
 #: largest number of draws of :func:`laplace_noise` (memory: 8 bytes each)
 _MAX_DRAWS = 10**8
@@ -126,6 +127,11 @@ def opendp_available() -> bool:
     Returns
     -------
     bool
+
+    Examples
+    --------
+    >>> isinstance(opendp_available(), bool)
+    True
     """
     try:
         import opendp.prelude  # noqa: F401
@@ -188,6 +194,15 @@ def laplace_noise(size: int, *, scale: float, backend: str | None = None, seed=N
     -------
     ndarray
         ``size`` draws.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")  # the numpy sampler warns that it is not for publication
+    ...     x = laplace_noise(100_000, scale=2.0, backend="numpy", seed=0)
+    >>> x.shape, abs(float(abs(x).mean()) - 2.0) < 0.05  # E|noise| = scale
+    ((100000,), True)
     """
     backend = _backend(backend, seed)
     scale = scalar_values(scale=scale)["scale"]
@@ -243,6 +258,16 @@ def laplace_release(
     -----
     With OpenDP the measurement's own privacy map is checked: ``map(sensitivity)`` must
     not exceed ``epsilon`` (up to OpenDP's conservative rounding, relative ``1e-9``).
+
+    Examples
+    --------
+    >>> import math
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     rel = laplace_release(12, epsilon=0.539, seed=0)  # the cats of Sec. 6.1
+    >>> round(rel.scale, 2), abs(rel.error_bound - rel.scale * math.log(20)) < 1e-12  # App. A.1, 95%
+    (1.86, True)
     """
     backend = _backend(backend, seed)
     v = scalar_values(true_value=true_value, epsilon=epsilon, sensitivity=sensitivity,
@@ -367,6 +392,15 @@ def gaussian_noise(size: int, *, scale: float, integer: bool = False, backend: s
     -------
     ndarray
         ``size`` draws.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")  # the numpy sampler warns that it is not for publication
+    ...     x = gaussian_noise(100_000, scale=2.0, backend="numpy", seed=0)
+    >>> x.shape, abs(float(x.std()) - 2.0) < 0.03
+    ((100000,), True)
     """
     backend = _backend(backend, seed)
     scale = scalar_values(scale=scale)["scale"]
@@ -551,9 +585,15 @@ def synthetic_cats(n: int = 1000, *, seed: int = 0) -> dict[str, np.ndarray]:
     -------
     dict of ndarray
         Columns ``gender`` (``"M"``/``"F"``) and ``color``.
+
+    Examples
+    --------
+    >>> cats = synthetic_cats(20_000, seed=0)
+    >>> abs(float((cats["color"] == "black").mean()) - 0.4) < 0.02  # the colour prior of Sec. 6.1
+    True
     """
     rng = _rows_rng(n, seed)
-    gender = rng.choice(np.array(["M", "F"]), size=n)
+    gender = rng.choice(np.array(list(GENDERS)), size=n)  # uniform, as GENDERS says
     colours = np.array(list(CAT_COLOURS))
     color = rng.choice(colours, size=n, p=np.array(list(CAT_COLOURS.values())))
     return {"gender": gender, "color": color}
@@ -573,6 +613,12 @@ def count_female_tabby(table: dict[str, np.ndarray]) -> int:
     -------
     int
         The number of female tabby cats.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> count_female_tabby({"gender": np.array(["F", "M", "F"]), "color": np.array(["tabby", "tabby", "black"])})
+    1
     """
     gender, color = _column(table, "gender"), _column(table, "color")
     if gender.shape != color.shape:
@@ -580,8 +626,8 @@ def count_female_tabby(table: dict[str, np.ndarray]) -> int:
     return int(np.sum((gender == "F") & (color == "tabby")))
 
 
-def synthetic_salaries(n: int = 1000, *, seed: int = 0, mu: float = 2000.0,
-                       sigma: float = 235.7) -> dict[str, np.ndarray]:
+def synthetic_salaries(n: int = 1000, *, seed: int = 0, mu: float = SALARY["mu"],
+                       sigma: float = SALARY["sigma"]) -> dict[str, np.ndarray]:
     r"""A synthetic ``employee`` table drawn from the prior of Sec. 6.2 (the salary example).
 
     Salaries from :math:`N(\mu, \sigma^2)`, by default the paper's :math:`N(2000, 235.7^2)`;
@@ -600,6 +646,12 @@ def synthetic_salaries(n: int = 1000, *, seed: int = 0, mu: float = 2000.0,
     -------
     dict of ndarray
         Column ``salary``.
+
+    Examples
+    --------
+    >>> table = synthetic_salaries(20_000, seed=0)
+    >>> abs(float(table["salary"].mean()) - 2000) < 10  # N(2000, 235.7^2) of Sec. 6.2
+    True
     """
     rng = _rows_rng(n, seed)
     v = scalar_values(mu=mu, sigma=sigma)
@@ -623,6 +675,12 @@ def salary_sum(table: dict[str, np.ndarray]) -> float:
     -------
     float
         The total salary.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> salary_sum({"salary": np.array([1000.0, 2500.5])})
+    3500.5
     """
     salary = as_float_array("table['salary']", _column(table, "salary"))
     with np.errstate(all="ignore"):

@@ -46,12 +46,26 @@ class NotebookRun:
 
 
 def project_root() -> Path:
-    """The folder that holds the ``garesearch`` package (the repository root in a checkout)."""
+    """The folder that holds the ``garesearch`` package (the repository root in a checkout).
+
+    Examples
+    --------
+    >>> (project_root() / "garesearch" / "__init__.py").is_file()
+    True
+    """
     return Path(__file__).resolve().parent.parent
 
 
 def find_notebooks(folder: str | Path) -> list[Path]:
-    """Every ``*.ipynb`` in ``folder`` (not in sub-folders), sorted by name."""
+    """Every ``*.ipynb`` in ``folder`` (not in sub-folders), sorted by name.
+
+    Examples
+    --------
+    >>> from garesearch.publish import packaged_notebooks
+    >>> names = [p.name for p in find_notebooks(packaged_notebooks())]
+    >>> names == sorted(names), names[0]
+    (True, '01_tour.ipynb')
+    """
     return sorted(p for p in Path(folder).glob("*.ipynb") if not p.name.startswith("."))
 
 
@@ -93,6 +107,18 @@ def execute_notebook(
     Returns
     -------
     NotebookRun
+
+    Examples
+    --------
+    >>> import nbformat, tempfile
+    >>> from pathlib import Path
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = Path(tmp) / "one.ipynb"
+    ...     cell = nbformat.v4.new_code_cell("import garesearch as ga; ga.epsilon_for_advantage(delta=0.1, p=0.2)")
+    ...     nbformat.write(nbformat.v4.new_notebook(cells=[cell]), path)
+    ...     run = execute_notebook(path, timeout=120)
+    >>> run.name, run.ok
+    ('one.ipynb', True)
     """
     nbclient = require("nbclient", "notebooks", "executing notebooks")
     nbformat = require("nbformat", "notebooks", "executing notebooks")
@@ -167,7 +193,19 @@ def _say(text: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the whole reproduction; returns 0 if every step succeeded, 1 otherwise."""
+    """Run the whole reproduction; returns 0 if every step succeeded, 1 otherwise.
+
+    Examples
+    --------
+    >>> import contextlib, io
+    >>> with contextlib.redirect_stdout(io.StringIO()) as out:
+    ...     try:
+    ...         main(["--help"])
+    ...     except SystemExit as exc:
+    ...         print("exit", exc.code)
+    >>> out.getvalue().splitlines()[-1]
+    'exit 0'
+    """
     parser = OneLineParser(
         prog="python -m garesearch reproduce", description=__doc__.splitlines()[0]
     )

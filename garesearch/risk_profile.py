@@ -443,6 +443,16 @@ def plot_kazan_reiter_profile(ax=None, *, epsilon=None, dp_delta=0.0, mu=None, q
     Returns
     -------
     matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> ax = plot_kazan_reiter_profile(epsilon=1.0, q=(1.0,), betas=(0.0,))
+    >>> len(ax.get_lines()) >= 1
+    True
+    >>> plt.close(ax.figure)
     """
     import matplotlib.pyplot as plt
 

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._args import check_sides
 from .additive import check_scale
 from .errors import InfeasibleError, ParameterError
 from .priors import Categorical, Prior
@@ -174,8 +175,7 @@ def subsampled_gaussian_reading(prior: Prior, *, scale: float, sampling_prob: fl
                                 method=f"binary secret, one hockey-stick divergence ({prof.source})", **base)
     if not (isinstance(delta, (int, float, np.integer, np.floating)) and 0 < delta < 1):
         raise ParameterError(f"delta must lie in (0, 1) for reading='tail'; got {delta!r}")
-    if sides not in ("both", "upper", "lower"):
-        raise ParameterError(f"sides must be 'both', 'upper' or 'lower'; got {sides!r}")
+    check_sides(sides)
     best, best_t = -1.0, x1
     for t, wt, wo in ((x1, w1, w0), (x0, w0, w1)):
         # posterior of t: wt e^L / (wo + wt e^L), L = ln(P_t / P_other); P_t-probabilities

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._args import check_sides
 from .additive import ScaledNoise, check_scale, resolve
 from .errors import ParameterError
 from .priors import Categorical, Normal, Prior
@@ -98,8 +99,7 @@ def _check(prior, r, delta, sides, releases):
         raise ParameterError(f"r must be a finite number >= 0; got {r!r}")
     if not (isinstance(delta, (int, float, np.integer, np.floating)) and 0 < delta < 1):
         raise ParameterError(f"delta must lie in (0, 1); got {delta!r}")
-    if sides not in ("both", "upper", "lower"):
-        raise ParameterError(f"sides must be 'both', 'upper' or 'lower'; got {sides!r}")
+    check_sides(sides)
     if not (isinstance(releases, (int, np.integer)) and not isinstance(releases, bool) and releases >= 1):
         raise ParameterError(f"releases must be an integer >= 1; got {releases!r}")
     return float(r), float(delta), int(releases)

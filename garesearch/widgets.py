@@ -30,6 +30,7 @@ from . import bound
 from ._evaluate import scalar_values
 from ._optional import require
 from .errors import InfeasibleError, ParameterError
+from .paper.examples import COLOURS
 from .priors import Categorical, Normal, Prior, Uniform
 
 __all__ = [
@@ -43,7 +44,7 @@ __all__ = [
 ]
 
 #: the colour prior of the paper's cats example (Sec. 6.1)
-CATS = {"red": 0.2, "white": 0.1, "tabby": 0.25, "black": 0.4, "tortoise": 0.05}
+CATS = COLOURS  #: the colour prior of Sec. 6.1 (:data:`garesearch.paper.examples.COLOURS`)
 
 _FAMILIES = ("normal", "uniform", "cats")
 
@@ -75,6 +76,12 @@ def epsilon_state(*, delta: float, p: float, q: float | None = None, a: float = 
         ``epsilon`` (``None`` if infeasible or invalid), ``posterior_bound`` at that
         epsilon, ``target`` (``p + delta``), ``worst_p`` (:math:`(1-\delta)/2`), ``message``
         (why there is no epsilon, else ``""``) and the inputs.
+
+    Examples
+    --------
+    >>> s = epsilon_state(delta=0.1, p=0.2)  # the cats of Sec. 6.1
+    >>> round(s["epsilon"], 3), round(s["posterior_bound"], 12), s["worst_p"]
+    (0.539, 0.3, 0.45)
     """
     state: dict[str, Any] = {"delta": delta, "p": p, "q": q, "a": a, "target": None,
                              "worst_p": None, "epsilon": None, "posterior_bound": None,
@@ -111,6 +118,11 @@ def make_prior(family: str, *, location: float = 0.0, scale: float = 1.0) -> Pri
     Returns
     -------
     Prior
+
+    Examples
+    --------
+    >>> make_prior("uniform", location=1.0, scale=2.0).support
+    (-1.0, 3.0)
     """
     if family == "normal":
         return Normal(location, scale)
@@ -158,6 +170,13 @@ def comparison_curve(
     dict of ndarray
         ``a``, ``distance`` (the factor in the exponent), ``q`` and ``epsilon`` (NaN where no
         epsilon > 0 exists), plus the float ``p``.
+
+    Examples
+    --------
+    >>> from statistics import NormalDist
+    >>> c = comparison_curve(make_prior("normal"), t=0.0, r=0.25, delta=0.1, n=50)
+    >>> c["epsilon"].shape, abs(c["p"] - (2 * NormalDist().cdf(0.25) - 1)) < 1e-12
+    ((50,), True)
     """
     if isinstance(prior, Categorical) and prior.metric == "discrete":
         p = prior.probability(t)
@@ -236,6 +255,12 @@ def attribute_state(
         ``a``), ``epsilon_optimal`` (the optimal epsilon at this ``t`` over every epsilon-DP
         mechanism, :func:`garesearch.optimal.epsilon_optimal`: no comparison set can exceed
         it), ``message`` and the inputs.
+
+    Examples
+    --------
+    >>> s = attribute_state(family="normal", r=0.25, delta=0.1)
+    >>> s["epsilon"] <= s["epsilon_optimal"]  # no comparison set beats the optimum
+    True
     """
     from .attribute import epsilon_for_attribute
 
@@ -359,6 +384,14 @@ def epsilon_widget(*, delta: float = 0.1, p: float = 0.2, q: float | None = None
     Returns
     -------
     ipywidgets.interactive
+
+    Examples
+    --------
+    >>> import contextlib, io
+    >>> with contextlib.redirect_stdout(io.StringIO()):  # no frontend to draw on
+    ...     w = epsilon_widget(delta=0.1, p=0.2, plot=False)
+    >>> round(w.result["epsilon"], 3)
+    0.539
     """
     w = require("ipywidgets", "notebooks", "the teaching widgets")
 
@@ -399,6 +432,14 @@ def attribute_widget(*, family: str = "normal", scale: float = 1.0, t_offset: fl
     Returns
     -------
     ipywidgets.interactive
+
+    Examples
+    --------
+    >>> import contextlib, io
+    >>> with contextlib.redirect_stdout(io.StringIO()):  # no frontend to draw on
+    ...     w = attribute_widget(plot=False)
+    >>> w.result["epsilon"] <= w.result["epsilon_optimal"]
+    True
     """
     w = require("ipywidgets", "notebooks", "the teaching widgets")
 

@@ -262,7 +262,7 @@ def test_adp_posterior_bound_near_chibar_equal_delta():
             for k in (1, 4, 8, 12, 15):
                 chibar = delta * (1 + 10.0**-k)
                 for p, q in ((0.2, 0.5), (1e-300, 0.5), (0.5, 1e-300)):
-                    got = approx_dp.adp_posterior_bound(epsilon=eps, delta=delta, chibar=chibar,
+                    got = approx_dp.adp_posterior_bound(epsilon=eps, dp_delta=delta, chibar=chibar,
                                                         p=p, q=q)
                     with mpmath.workdps(50):
                         ref = 1 / (1 + mpmath.exp(-mp(eps)) * (1 - mp(delta) / mp(chibar))

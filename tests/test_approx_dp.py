@@ -18,7 +18,7 @@ from garesearch.approx_dp import (
     epsilon_for_pdp_advantage,
     posterior_bound_chi,
     search_smooth_laplace,
-    smooth_laplace_delta,
+    smooth_laplace_dp_delta,
     smooth_laplace_ratio,
 )
 from garesearch.errors import InfeasibleError, ParameterError
@@ -47,7 +47,7 @@ def test_b1_bound_holds_for_a_concrete_mechanism():
     fx = np.exp(-np.abs(ys - shift) / scale) / (2 * scale)
     delta = float(np.max(np.maximum(ft - math.exp(eps0) * fx, 0)))
     assert delta > 0
-    res = advantage_with_confidence(epsilon=eps0, delta=delta, confidence=0.9, p=p, q=q,
+    res = advantage_with_confidence(epsilon=eps0, dp_delta=delta, confidence=0.9, p=p, q=q,
                                     shift=shift, scale=scale)
     d = -math.log(0.1) * scale  # Laplace: Pr[|noise| <= d] = 0.9
     assert res.noise_radius == pytest.approx(d, rel=1e-14)
@@ -62,7 +62,7 @@ def test_b1_chain_value():
     with mpmath.workdps(50):
         e, d, chi, p, q = MP("0.7"), MP("0.02"), MP("0.05"), MP("0.25"), MP("0.5")
         expected = 1 / (1 + (q / p) / (mpmath.exp(e) + d / chi))
-        got = posterior_bound_chi(epsilon="0.7", delta="0.02", chi="0.05", p="0.25", q="0.5",
+        got = posterior_bound_chi(epsilon="0.7", dp_delta="0.02", chi="0.05", p="0.25", q="0.5",
                                   dps=50)
         assert abs(got - expected) < MP(10) ** -45
 
@@ -70,7 +70,7 @@ def test_b1_chain_value():
 def test_b1_fixed_advantage_required_chi():
     # B.eps_fixed: at chi* the posterior bound equals p + advantage exactly
     e, d, p, q, adv = 0.4, 0.01, 0.2, 0.6, 0.15
-    res = confidence_for_advantage(epsilon=e, delta=d, advantage=adv, p=p, q=q, shift=0.5)
+    res = confidence_for_advantage(epsilon=e, dp_delta=d, advantage=adv, p=p, q=q, shift=0.5)
     with mpmath.workdps(40):
         s = MP(p) + MP(adv)
         chi = MP(d) / (s / (1 - s) * MP(q) / MP(p) - mpmath.exp(MP(e)))
@@ -81,7 +81,7 @@ def test_b1_fixed_advantage_required_chi():
     assert _lap(0.5 + float(res.noise_radius), 0, 1) == pytest.approx(float(res.chi), rel=1e-10)
     assert float(res.confidence) == pytest.approx(1 - math.exp(-float(res.noise_radius)), rel=1e-12)
     # the round trip with the fixed-confidence direction
-    back = advantage_with_confidence(epsilon=e, delta=d, confidence=float(res.confidence), p=p,
+    back = advantage_with_confidence(epsilon=e, dp_delta=d, confidence=float(res.confidence), p=p,
                                      q=q, shift=0.5)
     assert back.advantage == pytest.approx(adv, rel=1e-9)
 
@@ -89,10 +89,10 @@ def test_b1_fixed_advantage_required_chi():
 def test_b1_infeasible_cases():
     # even delta = 0 cannot meet a tiny advantage at large epsilon
     with pytest.raises(InfeasibleError, match="pure"):
-        confidence_for_advantage(epsilon=3.0, delta=0.01, advantage=0.01, p=0.2, q=0.8)
+        confidence_for_advantage(epsilon=3.0, dp_delta=0.01, advantage=0.01, p=0.2, q=0.8)
     # the density at the shift is already below chi*
     with pytest.raises(InfeasibleError, match="density"):
-        confidence_for_advantage(epsilon=0.1, delta=0.4, advantage=0.05, p=0.2, q=0.8,
+        confidence_for_advantage(epsilon=0.1, dp_delta=0.4, advantage=0.05, p=0.2, q=0.8,
                                  shift=3.0)
 
 
@@ -109,11 +109,11 @@ def test_adp_chain_identity_sympy():
     first = 1 / (1 + 1 / (sp.exp(e) + d / (sp.exp(-e) * (cb - d))) * q / p)
     final = 1 / (1 + sp.exp(-e) * (1 - d / cb) * q / p)
     assert sp.simplify(first - final) == 0
-    got = adp_posterior_bound(epsilon=0.8, delta=0.05, chibar=0.4, p=0.3, q=0.6)
+    got = adp_posterior_bound(epsilon=0.8, dp_delta=0.05, chibar=0.4, p=0.3, q=0.6)
     assert got == pytest.approx(float(final.subs({e: 0.8, d: 0.05, cb: 0.4, p: 0.3, q: 0.6})),
                                 rel=1e-14)
     with pytest.raises(InfeasibleError):
-        adp_posterior_bound(epsilon=0.8, delta=0.5, chibar=0.4, p=0.3, q=0.6)
+        adp_posterior_bound(epsilon=0.8, dp_delta=0.5, chibar=0.4, p=0.3, q=0.6)
 
 
 def test_smooth_laplace_substitution():
@@ -122,10 +122,10 @@ def test_smooth_laplace_substitution():
     with mpmath.workdps(40):
         delta = 2 * mpmath.exp(MP(eps) - 1 - (MP(eps) - MP(b)) / MP(beta))
         ratio = delta / (MP(b) / (2 * MP(c)))
-    assert smooth_laplace_delta(epsilon=eps, b=b, beta=beta) == pytest.approx(float(delta), rel=1e-14)
+    assert smooth_laplace_dp_delta(epsilon=eps, b=b, beta=beta) == pytest.approx(float(delta), rel=1e-14)
     assert smooth_laplace_ratio(epsilon=eps, b=b, beta=beta, c=c) == pytest.approx(float(ratio), rel=1e-14)
     with pytest.raises(ParameterError):
-        smooth_laplace_delta(epsilon=1.0, b=0.8, beta=0.3)
+        smooth_laplace_dp_delta(epsilon=1.0, b=0.8, beta=0.3)
 
 
 @pytest.mark.parametrize("C", [1.0, 5.0])
@@ -170,7 +170,7 @@ def test_search_returns_feasible_and_best(eps, beta, c):
         # the (eps - alpha, delta) guarantee is at least as strong as pure eps-DP
         r = 4 * mpmath.exp(e - a - 1 - (e - a - b) / be) * cc / b
         assert mpmath.exp(-(e - a)) * (1 - r) >= mpmath.exp(-e)
-        assert float(2 * mpmath.exp(e - a - 1 - (e - a - b) / be)) == pytest.approx(res.delta, rel=1e-12)
+        assert float(2 * mpmath.exp(e - a - 1 - (e - a - b) / be)) == pytest.approx(res.dp_delta, rel=1e-12)
     assert res.noise_scale == pytest.approx(c / res.b)
     # the paper's brute-force search over alpha and b' finds nothing better
     best = 0.0
@@ -186,7 +186,7 @@ def test_search_returns_feasible_and_best(eps, beta, c):
 
 def test_search_beta_zero_is_pure_dp():
     res = search_smooth_laplace(epsilon=1.5, beta=0.0, c=2.0)
-    assert (res.alpha, res.delta, res.b, res.noise_scale) == (0.0, 0.0, 1.5, 2.0 / 1.5)
+    assert (res.alpha, res.dp_delta, res.b, res.noise_scale) == (0.0, 0.0, 1.5, 2.0 / 1.5)
 
 
 def test_search_infeasible():

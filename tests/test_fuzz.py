@@ -42,7 +42,18 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import garesearch as ga
-from garesearch import approx_dp, bound, cli, composition, noise, pleak, priors, readings, release
+from garesearch import (
+    _pleak_format,
+    approx_dp,
+    bound,
+    cli,
+    composition,
+    noise,
+    pleak,
+    priors,
+    readings,
+    release,
+)
 from garesearch._evaluate import as_float_array, as_mpf, to_fraction
 from garesearch.release import InsecureNoiseWarning
 
@@ -157,7 +168,7 @@ def test_app_b_posterior_bounds(epsilon, delta, chi, p, q, dps):
     if dps is not None and any(isinstance(v, np.ndarray) and v.ndim for v in (epsilon, delta, chi, p, q)):
         dps = None
     for fn, name in ((approx_dp.posterior_bound_chi, "chi"), (approx_dp.adp_posterior_bound, "chibar")):
-        out, err = call(fn, epsilon=epsilon, delta=delta, p=p, q=q, dps=dps, **{name: chi})
+        out, err = call(fn, epsilon=epsilon, dp_delta=delta, p=p, q=q, dps=dps, **{name: chi})
         if err is None:
             assert_probability(out, fn.__name__)
 
@@ -165,11 +176,11 @@ def test_app_b_posterior_bounds(epsilon, delta, chi, p, q, dps):
 @given(epsilon=values, delta=values, confidence=values, advantage=values, p=values, q=values,
        shift=values, kind=kinds, scale=values)
 def test_app_b1_confidence(epsilon, delta, confidence, advantage, p, q, shift, kind, scale):
-    out, err = call(approx_dp.advantage_with_confidence, epsilon=epsilon, delta=delta,
+    out, err = call(approx_dp.advantage_with_confidence, epsilon=epsilon, dp_delta=delta,
                     confidence=confidence, p=p, q=q, shift=shift, noise=kind, scale=scale)
     if err is None:
         assert np.all(as_array(out.advantage) >= 0)
-    out, err = call(approx_dp.confidence_for_advantage, epsilon=epsilon, delta=delta,
+    out, err = call(approx_dp.confidence_for_advantage, epsilon=epsilon, dp_delta=delta,
                     advantage=advantage, p=p, q=q, shift=shift, noise=kind, scale=scale)
     if err is None:
         assert_probability(out.confidence, "confidence")
@@ -188,7 +199,7 @@ def test_app_b2(epsilon, alpha, beta, c, b, requirement, dps):
     out, err = call(approx_dp.beta_bound, epsilon=epsilon, b=b, C=c, dps=dps)
     if err is None:
         assert_positive(out, "beta_bound", finite=False)  # inf: no bound on beta
-    out, err = call(approx_dp.smooth_laplace_delta, epsilon=epsilon, b=b, beta=beta, dps=dps)
+    out, err = call(approx_dp.smooth_laplace_dp_delta, epsilon=epsilon, b=b, beta=beta, dps=dps)
     if err is None:
         assert_nonnegative_finite(out)
     out, err = call(approx_dp.smooth_laplace_ratio, epsilon=epsilon, b=b, beta=beta, c=c, dps=dps)
@@ -226,7 +237,7 @@ def test_readings(epsilon, p, m, rho, distance, delta, dps):
         (readings.lee_clifton_epsilon, dict(rho=rho, m=m, distance=distance, dps=dps), None),
         (readings.worst_case_advantage, dict(epsilon=epsilon), assert_probability),
         (readings.epsilon_for_worst_case_advantage, dict(delta=delta), None),
-        (readings.membership_advantage, dict(epsilon=epsilon, delta=delta), assert_probability),
+        (readings.membership_advantage, dict(epsilon=epsilon, dp_delta=delta), assert_probability),
         (readings.kazan_reiter_ratio, dict(epsilon=epsilon, p=p), None),
     ):
         out, err = call(fn, **kw)
@@ -369,7 +380,7 @@ def test_pleak_chunks_do_not_change_the_tokens(text, chunk):
     """The streamed tokeniser sees the same tokens however the text is cut."""
     def tokens(size):
         parts = [text[i:i + size] for i in range(0, len(text), size)]
-        return [t for batch in pleak._tokens(parts, "x") for t in batch]
+        return [t for batch in _pleak_format._tokens(parts, "x") for t in batch]
 
     try:
         whole = tokens(max(len(text), 1))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import mpmath
 import numpy as np
 import pytest
 from scipy.optimize import linprog, minimize_scalar
@@ -65,12 +66,24 @@ def test_worst_case_advantage_by_maximising_over_priors(eps):
     assert worst_case_advantage(epsilon=eps) == pytest.approx(-res.fun, rel=1e-9)
 
 
-@pytest.mark.parametrize("delta", [0.01, 0.1, 0.5, 0.9])
-def test_tanh_relation_matches_bound(delta):
+@pytest.mark.parametrize("delta", [1e-300, 1e-9, 0.01, 0.1, 0.5, 0.9, 1 - 1e-9, 1 - 2**-52])
+def test_worst_case_epsilon_one_implementation_closed_form(delta):
+    # Sec. 4.1 at q = 1: eps = 2 ln((1 + delta)/(1 - delta)) = 4 artanh(delta), at 60 digits
+    with mpmath.workdps(60):
+        want = float(4 * mpmath.atanh(mpmath.mpf(delta)))
     eps = epsilon_for_worst_case_advantage(delta=delta)
-    assert eps == pytest.approx(bound.worst_case_epsilon(delta=delta, q=1.0), rel=1e-13)
-    assert eps == pytest.approx(2 * math.log((1 + delta) / (1 - delta)), rel=1e-13)
-    assert worst_case_advantage(epsilon=eps) == pytest.approx(delta, rel=1e-13)
+    assert eps == pytest.approx(want, rel=1e-14)
+    assert bound.worst_case_epsilon(delta=delta, q=1.0) == eps  # the reading delegates
+    with mpmath.workdps(60):
+        assert float(epsilon_for_worst_case_advantage(delta=delta, dps=50)) == pytest.approx(want, rel=1e-15)
+    if delta < 1 - 1e-6:
+        assert worst_case_advantage(epsilon=eps) == pytest.approx(delta, rel=1e-12)
+
+
+def test_worst_case_epsilon_reading_rejects_what_bound_rejects():
+    for bad in (0.0, 1.0, -0.1, float("nan")):
+        with pytest.raises(ParameterError, match="delta"):
+            epsilon_for_worst_case_advantage(delta=bad)
 
 
 @pytest.mark.parametrize(("eps", "delta"), [(0.5, 0.0), (1.0, 1e-3), (2.0, 0.05)])
@@ -80,7 +93,7 @@ def test_membership_advantage_by_linear_programme(eps, delta):
     A = [[-1, -E], [-E, -1]]  # FPR + e^eps FNR >= 1 - delta ; e^eps FPR + FNR >= 1 - delta
     b = [-(1 - delta), -(1 - delta)]
     res = linprog(c=[1, 1], A_ub=A, b_ub=b, bounds=[(0, 1), (0, 1)])
-    assert membership_advantage(epsilon=eps, delta=delta) == pytest.approx(1 - res.fun, rel=1e-9)
+    assert membership_advantage(epsilon=eps, dp_delta=delta) == pytest.approx(1 - res.fun, rel=1e-9)
 
 
 @pytest.mark.parametrize(("eps", "p"), [(1.0, 0.1), (0.3, 0.5), (5.0, 0.01)])

@@ -187,7 +187,7 @@ def test_adp_posterior_bound_near_chibar_equal_delta():
     chibar = delta * (1 + 1e-12)
     with mpmath.workdps(50):
         exact = 1 / (1 + mpmath.exp(-eps) * (1 - mp(delta) / mp(chibar)) * mp(q) / mp(p))
-    assert rel(approx_dp.adp_posterior_bound(epsilon=eps, delta=delta, chibar=chibar, p=p, q=q),
+    assert rel(approx_dp.adp_posterior_bound(epsilon=eps, dp_delta=delta, chibar=chibar, p=p, q=q),
                exact) < 1e-14
 
 
@@ -195,7 +195,7 @@ def test_scalar_functions_refuse_arrays_with_a_message():
     with pytest.raises(ParameterError, match=r"^epsilon must be a single number"):
         approx_dp.bprime_interval(epsilon=[1.0, 2.0], alpha=0.3, beta=0.2, c=0.5)
     with pytest.raises(ParameterError, match=r"^p must be a single number"):
-        approx_dp.confidence_for_advantage(epsilon=1, delta=0.1, advantage=0.1, p=[0.1, 0.2], q=0.5)
+        approx_dp.confidence_for_advantage(epsilon=1, dp_delta=0.1, advantage=0.1, p=[0.1, 0.2], q=0.5)
 
 
 # --- priors ------------------------------------------------------------------------------------

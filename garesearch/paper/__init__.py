@@ -23,7 +23,10 @@ module                                    part of the paper
 :mod:`~.beyond_pointwise`                 beyond the paper: the pointwise bound
 ========================================  ==============================================
 
-Importing this package registers every derivation and every claim, in paper order.
+The sections are imported (registering their derivations and claims) on first use of
+:func:`registered_claims`, :func:`registered_derivations` or :data:`SECTIONS`, so that
+:mod:`~garesearch.paper.examples` (the worked examples' data, used by the library) can be
+imported without sympy.
 
 Examples
 --------
@@ -35,12 +38,12 @@ True
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
-from ._claim import registered_claims
-from ._proof import registry as registered_derivations
+from . import _claim
 
 #: The section modules in paper order: importing them registers their derivations and claims
-#: in that order (the order of the reports).
+#: (the reports list them in this order).
 SECTION_NAMES = (
     "sec3_posterior",
     "sec4_1_comparison_set",
@@ -54,6 +57,55 @@ SECTION_NAMES = (
     "appB_approx_dp",
     "beyond_pointwise",
 )
-SECTIONS = tuple(importlib.import_module(f".{name}", __name__) for name in SECTION_NAMES)
 
-__all__ = ["SECTIONS", "SECTION_NAMES", "registered_claims", "registered_derivations"]
+__all__ = ["SECTIONS", "SECTION_NAMES", "registered_claims", "registered_derivations", "sections"]
+
+
+def sections() -> tuple:
+    """The section modules in paper order, imported (and so registered) on the first call.
+
+    Examples
+    --------
+    >>> [m.__name__.rsplit(".", 1)[1] for m in sections()][:2]
+    ['sec3_posterior', 'sec4_1_comparison_set']
+    """
+    return tuple(importlib.import_module(f".{name}", __name__) for name in SECTION_NAMES)
+
+
+def _in_paper_order(entries: dict[str, Any], module_of) -> dict[str, Any]:
+    """``entries`` sorted by the section that defines each (stable: registration order within
+    a section), whichever section was imported first."""
+    rank = {f"{__name__}.{name}": i for i, name in enumerate(SECTION_NAMES)}
+    return dict(sorted(entries.items(), key=lambda kv: rank.get(module_of(kv[1]), len(rank))))
+
+
+def registered_claims() -> dict[str, _claim.Claim]:
+    """Every claim of the paper by id, in paper order (:func:`garesearch.paper._claim.claim`).
+
+    Examples
+    --------
+    >>> registered_claims()["S6.salary_p"].location
+    'Sec 6.2, prior at t=mu'
+    """
+    sections()
+    return _in_paper_order(_claim.registered_claims(), lambda c: c.func.__module__)
+
+
+def registered_derivations() -> dict[str, Any]:
+    """Every derivation function by name, in paper order (:func:`garesearch.paper._proof.derivation`).
+
+    Examples
+    --------
+    >>> list(registered_derivations())[0]
+    'rescale_sec1'
+    """
+    from . import _proof  # sympy
+
+    sections()
+    return _in_paper_order(_proof.registry(), lambda f: f.__module__)
+
+
+def __getattr__(name: str):
+    if name == "SECTIONS":
+        return sections()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -267,6 +267,7 @@ def registered_claims() -> dict[str, Claim]:
     Examples
     --------
     >>> import garesearch.paper
+    >>> _ = garesearch.paper.sections()  # importing the sections registers their claims
     >>> registered_claims()["S6.salary_p"].location
     'Sec 6.2, prior at t=mu'
     """

@@ -163,6 +163,7 @@ def derivation(func: Callable[[], Derivation]) -> Callable[[], Derivation]:
     Examples
     --------
     >>> import garesearch.paper
+    >>> _ = garesearch.paper.sections()  # registers the derivations, in paper order
     >>> registry()["eq_main"]().name   # registered with @derivation, computed once
     'eq_main'
     """
@@ -177,6 +178,7 @@ def registry() -> dict[str, Callable[[], Derivation]]:
     Examples
     --------
     >>> import garesearch.paper
+    >>> _ = garesearch.paper.sections()  # registers the derivations, in paper order
     >>> list(registry())[0]
     'rescale_sec1'
     """

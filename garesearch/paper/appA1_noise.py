@@ -102,6 +102,11 @@ def one_formula_noise_laplace() -> Derivation:
     2f(a)` and :math:`P(0) = 0`; ``log1p``/``expm1`` become ``log(1 + .)``/``exp(.) - 1``, so
     :math:`P(-\mathrm{log1p}(-p)) = p` and :math:`f(-\ln(2y)) = y` cancel.  The density
     integrates to 1 (sympy) and :math:`P(a\epsilon) = 1 - e^{-a\epsilon}`.
+
+    Examples
+    --------
+    >>> one_formula_noise_laplace().status
+    'proved'
     """
     S = sympy_backend()
     P = noise.laplace_mass_formula(a, S)
@@ -141,6 +146,11 @@ def one_formula_noise_gaussian() -> Derivation:
     :math:`\mathrm{erf}(0) = 0`; :math:`\mathrm{erf}(\mathrm{erf}^{-1}(p)) = p`; the density
     inverse substituted back gives ``y``; the density integrates to 1.  (The Gaussian is not
     in the paper; :mod:`garesearch.noise` offers it for completeness.)
+
+    Examples
+    --------
+    >>> one_formula_noise_gaussian().status
+    'proved'
     """
     S = sympy_backend()
     P = noise.gaussian_mass_formula(a, S)
@@ -193,6 +203,11 @@ def one_formula_noise_gencauchy() -> Derivation:
     Numerically (50 digits, mpmath path against :func:`mpmath.quad`) at points on both
     sides of and at :math:`a = 1`.  :math:`P(1) = \frac12 + \ln(1+\sqrt2)/\pi` (App. A.1's
     0.78).
+
+    Examples
+    --------
+    >>> one_formula_noise_gencauchy().status
+    'proved'
     """
     S = sympy_backend()
     P = noise.gencauchy_mass_formula(a, S)
@@ -270,6 +285,11 @@ def noise_gencauchy_inverse() -> Derivation:
     :math:`P(a) \le ca` (:math:`f \le f(0)`) and :math:`1 - P(a) \le 2\int_a^\infty
     \frac{\sqrt2}{\pi x^4}dx = \frac{c}{3a^3}`.  Numerically, :math:`P(a)` at the returned
     ``a`` equals ``p`` by :func:`mpmath.quad` to 40 digits.
+
+    Examples
+    --------
+    >>> noise_gencauchy_inverse().status
+    'proved'
     """
     S = sympy_backend()
     P = noise.gencauchy_mass_formula(a, S)
@@ -334,6 +354,11 @@ def one_formula_noise_scaling() -> Derivation:
     :math:`f(\xi x)/\xi`; see :func:`noise_scaling`.)  Numerically, the public functions at
     50 digits against :func:`mpmath.quad` of :math:`f(x/\xi)/\xi`, and for Laplace with
     :math:`\xi = 1/\epsilon` the paper's :math:`a = -\ln(1-p)/\epsilon`.
+
+    Examples
+    --------
+    >>> one_formula_noise_scaling().status
+    'proved'
     """
     S = sympy_backend()
     for kind in noise.NOISES:
@@ -389,6 +414,11 @@ def laplace_mass() -> Derivation:
 
     Proof: by symmetry twice the integral over :math:`[0, a]` (sympy), and substituting
     :math:`a = -\ln(1-p)/\epsilon` gives ``p``.
+
+    Examples
+    --------
+    >>> laplace_mass().status
+    'proved'
     """
     p = sp.Symbol("p", positive=True)
     xp = sp.Symbol("x", positive=True)
@@ -438,6 +468,11 @@ def gencauchy_normalisation() -> Derivation:
     2\arctan(\sqrt2x+1) + 2\arctan(\sqrt2x-1)\right]` has :math:`F' = 1/(1+x^4)` (checked)
     and is continuous on the real line; the log term tends to 0 and each arctan to
     :math:`\pm\pi/2` at :math:`\pm\infty`, so the integral is :math:`\sqrt2\pi/2 = \pi/\sqrt2`.
+
+    Examples
+    --------
+    >>> gencauchy_normalisation().status
+    'proved'
     """
     _check_antiderivative()
     ratio = (x**2 + sp.sqrt(2) * x + 1) / (x**2 - sp.sqrt(2) * x + 1)
@@ -474,6 +509,11 @@ def gencauchy_unit_mass() -> Derivation:
     arctans at 1 add to :math:`\pi/2`, their arguments multiply to 1), and
     :math:`(2+\sqrt2)/(2-\sqrt2) = (1+\sqrt2)^2`, so the mass is exactly
     :math:`\frac12 + \frac{\ln(1+\sqrt2)}{\pi} = 0.780549\ldots`
+
+    Examples
+    --------
+    >>> gencauchy_unit_mass().status
+    'proved'
     """
     F = _check_antiderivative()
     r2 = sp.sqrt(2)
@@ -513,6 +553,11 @@ def noise_scaling() -> Derivation:
     :math:`f(x/\xi)/\xi`, and :math:`\int_{-a\xi}^{a\xi} f(x/\xi)/\xi\,dx = \int_{-a}^{a}
     f = p` (substitution, checked with the Laplace density); the printed integrand
     :math:`f(\xi x)/\xi` gives :math:`(1 - e^{-a\xi^2})/\xi^2` for Laplace, not ``p``.
+
+    Examples
+    --------
+    >>> noise_scaling().status
+    'refuted'
     """
     xi = sp.Symbol("xi", positive=True)
     xp = sp.Symbol("x", positive=True)

@@ -45,6 +45,11 @@ def optimal_radius_1d() -> Derivation:
     :math:`h = e^{-(\epsilon r+1)}/(\epsilon r)`.  (With the sound exponent ``a + r``
     (:func:`comparison_set_distance`) the quantity is :math:`e^{-r\epsilon}h(a)`: same
     maximiser, value :math:`(e^{2\epsilon r+1}\epsilon r)^{-1}`.)
+
+    Examples
+    --------
+    >>> optimal_radius_1d().status
+    'proved'
     """
     h = sp.exp(-a * eps) * (a - r) / r
     a0 = r + 1 / eps
@@ -85,6 +90,11 @@ def optimal_radius_ndim() -> Derivation:
     :math:`n/a^2 > 0`; the value is :math:`e^n(r\epsilon/n)^n`.  The first inequality of
     (multdim) holds pointwise for each :math:`x' \in X'`, with the ball of radius ``a``
     around :math:`x'` inside the domain.
+
+    Examples
+    --------
+    >>> optimal_radius_ndim().status
+    'proved under conditions'
     """
     L = a * eps + n * sp.log(r) - n * sp.log(a)
     require_zero(sp.diff(L, a) - (eps - n / a), "d/da")
@@ -124,6 +134,11 @@ def lambert_closed_form() -> Derivation:
     (using :math:`e^{W(y)} = y/W(y)`) the bound is exactly ``s``.  Checked numerically
     against :func:`mpmath.lambertw` and by brute-force optimisation
     (:func:`garesearch.radius.bruteforce_epsilon`).
+
+    Examples
+    --------
+    >>> lambert_closed_form().status
+    'proved under conditions'
     """
     xx = sp.Symbol("x", positive=True)
     bound = printed.optimal_radius_bound_1d(xx, 1, S)  # the bound of optimal_radius_1d, eps r = x
@@ -178,6 +193,11 @@ def lambert_w_paper_iteration() -> Derivation:
     cubic; see :mod:`garesearch.lambertw`).  This is local convergence: from
     the paper's :math:`w_0 = 1` the iterates can escape near the ends of the interval
     (at ``y = -0.3`` they jump past :math:`W = -1` and diverge).
+
+    Examples
+    --------
+    >>> lambert_w_paper_iteration().status
+    'proved under conditions'
     """
     u, v = sp.symbols("u v", real=True)
     F = u - (u * sp.exp(v) - y) / ((v + 1) * sp.exp(v))

@@ -41,6 +41,11 @@ def approx_ga_average() -> Derivation:
     r"""App. B intro: :math:`\epsilon'\delta' + (1-\delta') = 1 + (\epsilon'-1)\delta'`.
 
     Proof: the difference expands to 0.
+
+    Examples
+    --------
+    >>> approx_ga_average().status
+    'proved'
     """
     lhs = advantage * confidence + (1 - confidence)
     rhs = 1 + (advantage - 1) * confidence
@@ -68,7 +73,16 @@ def spike_mechanism(epsilon="0.5", dp_delta="0.01", h="0.001") -> dict:
     :math:`[0, h]` with probability :math:`\delta`.  Both densities are piecewise constant, so
     the largest set-level violation :math:`\sup_S \Pr[M(x)\in S] - e^\epsilon
     \Pr[M(x')\in S]` (hockey-stick divergence) is the integral of the positive part of the
-    density difference."""
+    density difference.
+
+    Examples
+    --------
+    >>> ce = spike_mechanism()
+    >>> ce["f(y|1) for y < h"] > ce["e^eps f(y|0) + delta"]  # the density-level premise fails
+    True
+    >>> ce["sup_S Pr[M(1) in S] - e^eps Pr[M(0) in S]"] <= ce["dp_delta"]  # yet the mechanism is DP
+    True
+    """
     with workdps():
         e, d, w = mp(epsilon), mp(dp_delta), mp(h)
         f0 = mp(1)
@@ -106,6 +120,11 @@ def approx_posterior_chain() -> Derivation:
     :math:`(\epsilon,\delta)`-DP (both hockey-stick divergences at most :math:`\delta`), but
     with prior 1/2 on {0, 1} and an output ``y < h`` the posterior of ``{1}`` is 0.917 while
     the B.1 bound is 0.624.
+
+    Examples
+    --------
+    >>> approx_posterior_chain().status
+    'refuted'
     """
     uu = sp.Symbol("u", positive=True)
     require_zero(sp.diff(uu / (sp.exp(eps) * uu + dp_delta), uu) - dp_delta / (sp.exp(eps) * uu + dp_delta) ** 2,
@@ -144,6 +163,11 @@ def approx_eps_fixed() -> Derivation:
     at most ``s`` iff :math:`\chi` is at least that value, provided the denominator is
     positive (else no :math:`\chi` works).  (The :math:`\delta'`-fixed formula writes
     :math:`d(\delta)` for :math:`d(\delta')`.)
+
+    Examples
+    --------
+    >>> approx_eps_fixed().status
+    'proved under conditions'
     """
     s = p + advantage
     chi0 = printed.b1_chi_for_advantage(eps, dp_delta, p, q, advantage, S)
@@ -178,6 +202,11 @@ def approx_dp_chain() -> Derivation:
     {\bar\chi-\delta}) = 1 - \delta/\bar\chi` (both cancel).  The premise
     :math:`\inf f \ge e^{-\epsilon}(\sup f - \delta)` is again a density-level inequality
     that :math:`(\epsilon,\delta)`-DP does not imply (see :func:`approx_posterior_chain`).
+
+    Examples
+    --------
+    >>> approx_dp_chain().status
+    'proved under conditions'
     """
     step1 = sp.exp(eps) + dp_delta / (sp.exp(-eps) * (chibar - dp_delta))
     require_zero(step1 - sp.exp(eps) * (1 + dp_delta / (chibar - dp_delta)), "step 1")
@@ -209,6 +238,11 @@ def laplace_substitution() -> Derivation:
 
     Proof: the quotient minus the printed value cancels.  (The two inputs are quoted from
     the authors' earlier work and not re-derived here.)
+
+    Examples
+    --------
+    >>> laplace_substitution().status
+    'proved under conditions'
     """
     d = 2 * sp.exp(eps - 1 - (eps - b) / beta)
     ch = b / (2 * c)
@@ -240,6 +274,11 @@ def beta_bound() -> Derivation:
     denominator exceeds :math:`\epsilon - b > 0` and the bound is positive.  Then
     :math:`(\epsilon-b)/\beta \ge \epsilon - 1 - \ln(b/4)`, so the exponent is at most
     :math:`\ln(b/4)` and the quantity at most :math:`4(b/4)c/b = c`.
+
+    Examples
+    --------
+    >>> beta_bound().status
+    'proved'
     """
     den = eps - 1 - sp.log(b / 4)
     require_zero(sp.expand(sp.expand_log(den - ((eps - b) + (b - 1 - sp.log(b)) + sp.log(4)),
@@ -280,6 +319,11 @@ def alpha_typo() -> Derivation:
     :math:`F \ge e^{-\alpha}` (the paper's own next display uses :math:`1 - e^{-\alpha}`).
     Counterexample: :math:`\epsilon = 2`, :math:`\alpha = 1/2`, ``F = 1/2`` satisfies
     :math:`F \ge e^{-\alpha\epsilon}` but the resulting bound exceeds the target.
+
+    Examples
+    --------
+    >>> alpha_typo().status
+    'refuted'
     """
     F = sp.Symbol("F", positive=True)
     got = 1 / (1 + sp.exp(-(eps - alpha)) * F * q / p)
@@ -331,6 +375,11 @@ def bprime_lambert() -> Derivation:
     :math:`Y \ge e`, and the inequality :math:`e^x/x \le Y` holds for ``x`` between the two
     branches.  The paper's principal branch gives the SMALLER ``b'`` (in (0, 1]·β), i.e. more
     noise :math:`c/b'`; :math:`W_{-1}` gives the largest admissible ``b'``.
+
+    Examples
+    --------
+    >>> bprime_lambert().status
+    'proved under conditions'
     """
     xx = sp.Symbol("x", positive=True)
     Y = sp.Symbol("Y", positive=True)

@@ -52,12 +52,14 @@ DELTA = 0.1  #: the advantage bound of every example in Sec. 6
 COLOURS = {"red": 0.2, "white": 0.1, "tabby": 0.25, "black": 0.4, "tortoise": 0.05}
 GENDERS = {"M": 0.5, "F": 0.5}
 
-#: Sec. 6.2 as printed: mean, variance, precision r, radius a, and the stated p, q = g(a),
-#: epsilon per unit, epsilon per 200 units ("rescaled") and Laplace scale
-SALARY = {"mu": 2000.0, "variance": 55556.0, "r": 100.0, "a": 200.0, "delta": DELTA,
+#: Sec. 6.2 as printed: mean, variance (and sigma as the paper rounds it, "sigma ~ 235.7": the
+#: prior N(2000, 235.7^2) of README's examples, the releases and the benchmark), precision r,
+#: radius a, and the stated p, q = g(a), epsilon per unit, epsilon per 200 units ("rescaled")
+#: and Laplace scale
+SALARY = {"mu": 2000.0, "variance": 55556.0, "sigma": 235.7, "r": 100.0, "a": 200.0, "delta": DELTA,
           "p": 0.42, "q": 0.6, "eps": 0.0038, "rescaled": 0.767, "scale": 1.3}
-#: Sec. 6.3 as printed (``R`` = 3 sqrt2 sigma = 150)
-SHIPS = {"mu": 0.0, "variance": 1250.0, "r": 10.0, "a": 20.0, "delta": DELTA, "R": 150.0,
+#: Sec. 6.3 as printed (``R`` = 3 sqrt2 sigma = 150; "sigma ~ 35.4")
+SHIPS = {"mu": 0.0, "variance": 1250.0, "sigma": 35.4, "r": 10.0, "a": 20.0, "delta": DELTA, "R": 150.0,
          "p": 0.22, "q": 0.43, "eps": 0.063, "rescaled": 1.25, "scale": 0.8}
 EXAMPLES = {"salary": SALARY, "ships": SHIPS}
 

@@ -33,7 +33,14 @@ E = sp.Symbol("E", positive=True)  # stands for exp(-epsilon * R) (or exp(-epsil
 
 
 def paper_posterior_bound(epsilon, prior, other, distance):
-    r"""The paper's printed bound :math:`1/(1 + e^{-\epsilon R}\,\Pr[\text{other}]/p)` in sympy."""
+    r"""The paper's printed bound :math:`1/(1 + e^{-\epsilon R}\,\Pr[\text{other}]/p)` in sympy.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> paper_posterior_bound(sp.log(3), sp.Rational(1, 4), sp.Rational(3, 4), 1)
+    1/2
+    """
     return printed.posterior_bound(epsilon, prior, other, distance, S)
 
 
@@ -53,6 +60,11 @@ def rescale_sec1() -> Derivation:
     :math:`e^{1000\epsilon} = e^{\epsilon_0}`, whose solution (sympy) is
     :math:`\epsilon = \epsilon_0/1000 = 0.001\,\epsilon_0`; the printed
     :math:`\epsilon_0 \cdot 1000` is :math:`10^6` times that.
+
+    Examples
+    --------
+    >>> rescale_sec1().status
+    'refuted'
     """
     eps0 = sp.Symbol("epsilon_0", positive=True)
     (solved,) = sp.solve(sp.Eq(1000 * eps, eps0), eps)
@@ -110,6 +122,11 @@ def posterior_bound_sec32() -> Derivation:
     :math:`k = e^{-\epsilon R}(1-p)/p` and :math:`s \ge 0`.  Then
     :math:`\frac{1}{1+k} - \frac{A}{A+B} = \frac{s}{(1+k)(A(1+k)+s)} \ge 0`
     (checked by cancellation).
+
+    Examples
+    --------
+    >>> posterior_bound_sec32().status
+    'proved'
     """
     A, s = sp.symbols("A s", positive=True)
     k = E * (1 - p) / p
@@ -154,6 +171,11 @@ def eps_lb_sec32() -> Derivation:
     R})^2 > 0`), so :math:`\epsilon \le \epsilon_{lb}` iff the bound is at most
     :math:`p+\delta`.  The argument of the log is below 1 iff
     :math:`(1-p)(p+\delta) - p(1-p-\delta) = \delta > 0`, so :math:`\epsilon_{lb} > 0`.
+
+    Examples
+    --------
+    >>> eps_lb_sec32().status
+    'proved'
     """
     e_lb = printed.eps_lb(delta, p, R, S)
     _solve_and_check(e_lb, p, 1 - p, R, p + delta, "eps_lb")
@@ -184,6 +206,11 @@ def eps_ub_sec32() -> Derivation:
     \epsilon_{lb}(1-p)` (checked by substitution), and the lower posterior bound
     :math:`pe^{-\epsilon R}/(pe^{-\epsilon R}+1-p)` equals :math:`p-\delta` at
     :math:`\epsilon_{ub}`.
+
+    Examples
+    --------
+    >>> eps_ub_sec32().status
+    'proved'
     """
     e_ub = printed.eps_ub(delta, p, R, S)
     require_zero(
@@ -216,6 +243,11 @@ def lb_ub_binding_sec32() -> Derivation:
     {(1-p)^2(p^2-\delta^2)}`, and numerator minus denominator is
     :math:`\delta^2(1-2p)`, which is :math:`\ge 0` iff :math:`p \le 1/2` (the denominator
     is positive for :math:`p > \delta`).  Equality only at :math:`p = 1/2`.
+
+    Examples
+    --------
+    >>> lb_ub_binding_sec32().status
+    'proved'
     """
     diff_exp = sp.cancel(sp.exp(R * printed.eps_ub(delta, p, R, S)) / sp.exp(R * printed.eps_lb(delta, p, R, S)))
     num = p**2 * ((1 - p) ** 2 - delta**2)
@@ -250,6 +282,11 @@ def eq_main() -> Derivation:
     :math:`q(p+\delta) - p(1-p-\delta) > 0`.  The derivation needs every point of
     :math:`\hat X'` within distance ``a`` of every point of :math:`X'`
     (see :func:`garesearch.derivations.comparison_set_distance`).
+
+    Examples
+    --------
+    >>> eq_main().status
+    'proved under conditions'
     """
     e_main = printed.eps_main(delta, p, q, a, S)
     _solve_and_check(e_main, p, q, a, p + delta, "Eq. (main)")
@@ -293,7 +330,13 @@ def _one_formula(name, what, as_printed, generic, how):
 
 @derivation
 def one_formula_posterior_bound() -> Derivation:
-    """``bound.posterior_bound_formula`` (sympy backend) = :math:`1/(1+e^{-\\epsilon a}q/p)`."""
+    """``bound.posterior_bound_formula`` (sympy backend) = :math:`1/(1+e^{-\\epsilon a}q/p)`.
+
+    Examples
+    --------
+    >>> one_formula_posterior_bound().status
+    'proved'
+    """
     generic = bound.posterior_bound_formula(eps, p, q, a, S)
     as_printed = paper_posterior_bound(eps, p, q, a)
     require_zero(generic - as_printed, "posterior_bound_formula")
@@ -305,7 +348,13 @@ def one_formula_posterior_bound() -> Derivation:
 
 @derivation
 def one_formula_advantage() -> Derivation:
-    """``advantage_upper_formula`` = bound - p and ``advantage_lower_formula`` = p - lower bound."""
+    """``advantage_upper_formula`` = bound - p and ``advantage_lower_formula`` = p - lower bound.
+
+    Examples
+    --------
+    >>> one_formula_advantage().status
+    'proved'
+    """
     up = bound.advantage_upper_formula(eps, p, q, a, S)
     require_zero(up - (paper_posterior_bound(eps, p, q, a) - p), "advantage_upper_formula")
     low = bound.advantage_lower_formula(eps, p, R, S)
@@ -328,7 +377,13 @@ def _check_log_formula(generic, as_printed, step):
 
 @derivation
 def one_formula_eps_main() -> Derivation:
-    """``bound.eps_main_formula`` (log1p form) = Eq. (main) as printed."""
+    """``bound.eps_main_formula`` (log1p form) = Eq. (main) as printed.
+
+    Examples
+    --------
+    >>> one_formula_eps_main().status
+    'proved'
+    """
     generic = bound.eps_main_formula(delta, p, q, a, S)
     as_printed = printed.eps_main(delta, p, q, a, S)
     _check_log_formula(a * generic, a * as_printed, "eps_main_formula")
@@ -341,7 +396,13 @@ def one_formula_eps_main() -> Derivation:
 
 @derivation
 def one_formula_eps_lb_ub() -> Derivation:
-    """``bound.eps_lb_formula`` and ``eps_ub_formula`` = the printed :math:`\\epsilon_{lb}`, :math:`\\epsilon_{ub}`."""
+    """``bound.eps_lb_formula`` and ``eps_ub_formula`` = the printed :math:`\\epsilon_{lb}`, :math:`\\epsilon_{ub}`.
+
+    Examples
+    --------
+    >>> one_formula_eps_lb_ub().status
+    'proved'
+    """
     g_lb = bound.eps_lb_formula(delta, p, R, S)
     _check_log_formula(R * g_lb, R * printed.eps_lb(delta, p, R, S), "eps_lb_formula")
     g_ub = bound.eps_ub_formula(delta, p, R, S)

@@ -41,6 +41,11 @@ def comparison_set_distance() -> Derivation:
     at :math:`u = -r`: :math:`\sup_{x' \in X'} d(x,x') = d(x,t) + r`.  Hence the left set is
     :math:`\{x : d(x,t) \le a - r\}\setminus X'` and the largest distance between
     :math:`\{r < d(x,t) \le a\}` and :math:`X'` is :math:`a + r`, not ``a``.
+
+    Examples
+    --------
+    >>> comparison_set_distance().status
+    'refuted'
     """
     rho = sp.Symbol("rho", positive=True)
     dist = rho - u  # |x - x'| for x = t + rho, x' = t + u, u in [-r, r], rho > r
@@ -79,6 +84,11 @@ def uniform_prior() -> Derivation:
     :math:`[t-a, t+a]` inside it, :math:`g(z) = \int_{t-z}^{t+z} dx/R = 2z/R` for
     :math:`z \le a`.  If ``t`` is closer than ``z`` to an end, :math:`g(z) < 2z/R`
     (at an end, :math:`z/R`).
+
+    Examples
+    --------
+    >>> uniform_prior().status
+    'proved under conditions'
     """
     z = sp.Symbol("z", positive=True)
     g = sp.integrate(1 / R, (x, t - z, t + z))
@@ -114,6 +124,11 @@ def uniform_corner() -> Derivation:
     :math:`a'`, so the exponent :math:`a'` is sound.  For an interior ``t`` the set
     :math:`\{r < d(x,t) \le a\}` is within :math:`a + r \le 2a` of :math:`X'`, so
     exponent :math:`a' = 2a` is sound there too.
+
+    Examples
+    --------
+    >>> uniform_corner().status
+    'proved under conditions'
     """
     ap = sp.Symbol("a'", positive=True)
     mass_X = sp.integrate(1 / R, (x, 0, 2 * r))
@@ -157,6 +172,11 @@ def normal_R() -> Derivation:
     (radius :math:`3\sqrt2\sigma`, diameter :math:`6\sqrt2\sigma`) has mass
     :math:`\mathrm{erf}(3) = 0.99997791`; :math:`\mu + 3\sqrt2\sigma` is its upper end (a
     location), not a distance, and it differs from one unless :math:`\mu = 0`.
+
+    Examples
+    --------
+    >>> normal_R().status
+    'refuted'
     """
     mu = sp.Symbol("mu", real=True)
     sigma, k = sp.symbols("sigma k", positive=True)

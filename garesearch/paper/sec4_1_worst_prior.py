@@ -34,12 +34,28 @@ x, u = sp.symbols("x u", real=True)
 
 
 def correct_worst_prior_derivative(prior, d, qq):
-    r"""d/dp of :math:`\ln\frac{(q-p)(p+\delta)}{p(1-p-\delta)}`: the corrected df/dp of Sec. 4.1."""
+    r"""d/dp of :math:`\ln\frac{(q-p)(p+\delta)}{p(1-p-\delta)}`: the corrected df/dp of Sec. 4.1.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> p, d = sp.symbols("p delta", positive=True)
+    >>> sp.simplify(correct_worst_prior_derivative(p, d, 1).subs(p, (1 - d) / 2))  # q = 1: zero at (1-delta)/2
+    0
+    """
     return -1 / (qq - prior) + 1 / (prior + d) - 1 / prior + 1 / (1 - prior - d)
 
 
 def worst_prior_quadratic(prior, d, qq):
-    r"""Numerator of the corrected df/dp: :math:`Q(p) = (q-1)p^2 + 2q\delta p - q\delta(1-\delta)`."""
+    r"""Numerator of the corrected df/dp: :math:`Q(p) = (q-1)p^2 + 2q\delta p - q\delta(1-\delta)`.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> p, d = sp.symbols("p delta", positive=True)
+    >>> sp.solve(worst_prior_quadratic(p, d, 1), p)  # q = 1: linear, root (1 - delta)/2
+    [1/2 - delta/2]
+    """
     return (qq - 1) * prior**2 + 2 * qq * d * prior - qq * d * (1 - d)
 
 
@@ -47,7 +63,13 @@ def worst_prior_quadratic(prior, d, qq):
 def one_formula_worst_case_prior() -> Derivation:
     r"""``bound.worst_case_prior_formula`` solves the corrected derivative, and equals
     :math:`(1-\delta)/2` at ``q = 1``; ``worst_case_epsilon_formula`` at ``q = 1`` is
-    :math:`2\ln\frac{1+\delta}{1-\delta}/a`."""
+    :math:`2\ln\frac{1+\delta}{1-\delta}/a`.
+
+    Examples
+    --------
+    >>> one_formula_worst_case_prior().status
+    'proved'
+    """
     generic = bound.worst_case_prior_formula(delta, q, S)
     radicand = q * delta * (q + delta - 1)
     pp = sp.Symbol("p", positive=True)
@@ -87,12 +109,27 @@ def one_formula_worst_case_prior() -> Derivation:
 # The worst prior
 # ------------------------------------------------------------------------------------------
 def f_q1(prior, d, distance=1):
-    r"""Sec. 4.1: :math:`f(p) = -\ln(\frac{p}{1-p}(\frac{1}{\delta+p}-1))/R` (sympy)."""
+    r"""Sec. 4.1: :math:`f(p) = -\ln(\frac{p}{1-p}(\frac{1}{\delta+p}-1))/R` (sympy).
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> f_q1(sp.Rational(1, 5), sp.Rational(1, 10)).equals(sp.log(sp.Rational(12, 7)))  # the cats: 0.539
+    True
+    """
     return printed.worst_prior_objective(prior, d, 1, distance, S)
 
 
 def f_general(prior, d, qq, distance=1):
-    r""":math:`f` with :math:`1-p` replaced by :math:`q-p` (``q`` = :math:`g(a)`; sympy)."""
+    r""":math:`f` with :math:`1-p` replaced by :math:`q-p` (``q`` = :math:`g(a)`; sympy).
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> p, d = sp.symbols("p delta", positive=True)
+    >>> sp.simplify(f_general(p, d, 1) - f_q1(p, d))  # q = 1 is f(p)
+    0
+    """
     return printed.worst_prior_objective(prior, d, qq, distance, S)
 
 
@@ -108,6 +145,11 @@ def worst_prior_q1_derivative() -> Derivation:
     Proof: the difference to ``sympy.diff`` cancels; the numerator of the paper's
     expression is :math:`p(1-p) - (p+\delta)(1-p-\delta) = -\delta(1-\delta-2p)`, which
     vanishes only at :math:`(1-\delta)/2`, is negative before and positive after.
+
+    Examples
+    --------
+    >>> worst_prior_q1_derivative().status
+    'proved'
     """
     f = f_q1(p, delta, R)
     paper = printed.worst_prior_derivative(p, delta, 1, R)
@@ -143,6 +185,11 @@ def worst_prior_q1_critical_point() -> Derivation:
     the one that needs the most noise, so the worst prior is right; only "maximizes" is
     wrong.  Minimum value: :math:`2\ln\frac{1+\delta}{1-\delta}/R = 4\,\mathrm{artanh}
     (\delta)/R`.
+
+    Examples
+    --------
+    >>> worst_prior_q1_critical_point().status
+    'refuted'
     """
     f = f_q1(p, delta, R)
     p0 = (1 - delta) / 2
@@ -187,6 +234,11 @@ def worst_prior_q1_sufficient() -> Derivation:
     (:func:`garesearch.derivations.eps_lb_sec32`), so the bound at the smaller epsilon is
     at most :math:`p + \delta`.  Needs ``R`` to bound every distance (comparison set = the
     rest of the space).
+
+    Examples
+    --------
+    >>> worst_prior_q1_sufficient().status
+    'proved under conditions'
     """
     f = f_q1(p, delta, R)
     p0 = (1 - delta) / 2
@@ -223,6 +275,11 @@ def worst_prior_general_q_derivative() -> Derivation:
     :math:`R\,df/dp = -\frac{1}{q-p} - \frac1p + \frac{1}{p+\delta} + \frac{1}{1-p-\delta}`
     (``sympy.diff``); the printed expression substitutes :math:`q-p` into both factors of
     :math:`p(1-p)`, which is only right at ``q = 1``.
+
+    Examples
+    --------
+    >>> worst_prior_general_q_derivative().status
+    'refuted'
     """
     f = f_general(p, delta, q, R)
     correct = correct_worst_prior_derivative(p, delta, q) / R
@@ -255,7 +312,15 @@ def worst_prior_general_q_derivative() -> Derivation:
 
 def correct_worst_prior(d, qq, B=S):
     r""":math:`p^* = q\delta(1-\delta)/(q\delta + \sqrt{q\delta(q+\delta-1)})` (the corrected
-    worst prior; sympy unless another backend is given)."""
+    worst prior; sympy unless another backend is given).
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> d = sp.Symbol("delta", positive=True)
+    >>> sp.simplify(correct_worst_prior(d, 1))  # (1 - delta)/2 at q = 1
+    1/2 - delta/2
+    """
     return qq * d * (1 - d) / (qq * d + B.sqrt(qq * d * (qq + d - 1)))
 
 
@@ -274,6 +339,11 @@ def worst_prior_general_q() -> Derivation:
     :math:`q\delta - (1-\delta)(1-q) = q+\delta-1 > 0`.  If :math:`q+\delta \le 1`, the
     maximum of ``Q`` is :math:`q\delta(q+\delta-1)/(1-q) \le 0`: ``f`` decreases and
     crosses 0 at :math:`p = q\delta/(1-q)`, so no worst prior with :math:`\epsilon > 0`.
+
+    Examples
+    --------
+    >>> worst_prior_general_q().status
+    'proved under conditions'
     """
     Q = worst_prior_quadratic(p, delta, q)
     require_zero(Q.subs(p, 0) + q * delta * (1 - delta), "Q(0)")
@@ -316,6 +386,11 @@ def worst_prior_general_q_paper_point() -> Derivation:
     :math:`p = (q-\delta)/2 = \frac{\delta(1-\delta) - q(1-q)}{2(\delta+q-1)}`: the printed
     formula has ``+`` where its own derivation gives ``-`` (a sign error).  The correct
     critical point is :func:`worst_prior_general_q`.
+
+    Examples
+    --------
+    >>> worst_prior_general_q_paper_point().status
+    'refuted'
     """
     paper_p = printed.worst_prior_critical_point(delta, q)
     own_root = (delta * (1 - delta) - q * (1 - q)) / (2 * (delta + q - 1))
@@ -382,6 +457,11 @@ def discrete_worst_prior() -> Derivation:
     previous paragraph.  The printed :math:`1/(1+e^{-\epsilon/2})` is its mirror
     :math:`(1+\delta)/2`, the worst prior of the lower side only.  (Also, ``f`` has a
     minimum, not a maximum, there.)
+
+    Examples
+    --------
+    >>> discrete_worst_prior().status
+    'refuted'
     """
     s = sp.Symbol("s", positive=True)  # s = sqrt(k) = exp(-epsilon/2) in (0, 1)
     k = s**2
@@ -432,6 +512,11 @@ def discrete_two_nearest() -> Derivation:
     :math:`(1-\delta)/2` and :math:`(1+\delta)/2` (same value) and a local maximum at 1/2.
     Corrected: check the neighbours of both :math:`(1-\delta)/2` and :math:`(1+\delta)/2`
     (at most four values).
+
+    Examples
+    --------
+    >>> discrete_two_nearest().status
+    'refuted'
     """
     f = f_q1(p, delta)
     require_zero(

@@ -52,6 +52,11 @@ def and_event_formula() -> Derivation:
     two sets, which is :math:`\max_i(a_i + r_i)`, not :math:`\|a\|_\infty`
     (:func:`and_event_distance`), and pairwise independence is not enough
     (:func:`independence_mutual`).
+
+    Examples
+    --------
+    >>> and_event_formula().status
+    'proved under conditions'
     """
     P, Ga = sp.Mul(*gr), sp.Mul(*ga)
     thm1 = printed.eps_main(delta, P, Ga - P, a, S)  # Theorem 1 = Eq. (main), product masses
@@ -81,6 +86,11 @@ def and_event_distance() -> Derivation:
     :math:`\prod B(t_i, a_i) \setminus X'` the largest :math:`\ell_\infty` distance is
     :math:`\max_i (a_i + r_i)` (coordinate-wise as in
     :func:`comparison_set_distance`).
+
+    Examples
+    --------
+    >>> and_event_distance().status
+    'refuted'
     """
     with workdps():
         t = [mp(0), mp(0)]
@@ -115,6 +125,11 @@ def independence_mutual() -> Derivation:
     Refuted for :math:`n \ge 3`: :math:`X_1, X_2` fair bits and :math:`X_3 = X_1 \oplus X_2`
     are pairwise independent, but :math:`\Pr[X_1=0, X_2=0, X_3=0] = 1/4 \ne 1/8 =
     \prod_i \Pr[X_i = 0]` (exact enumeration).  The product rule needs mutual independence.
+
+    Examples
+    --------
+    >>> independence_mutual().status
+    'refuted'
     """
     outcomes = [(b1, b2, b1 ^ b2) for b1, b2 in itertools.product((0, 1), repeat=2)]
     w = sp.Rational(1, 4)
@@ -161,6 +176,11 @@ def or_block_distance() -> Derivation:
     coordinate ``i``, and for :math:`n \ge 2` a point of :math:`X'_0` (one coordinate within
     :math:`r_j`) and a point of :math:`\hat X'_0` reach :math:`2\max_i a_i`.  The exponent
     must be :math:`2\|a\|_\infty`, as in the derivation (property 1).
+
+    Examples
+    --------
+    >>> or_block_distance().status
+    'refuted'
     """
     with workdps():
         av = [mp(2), mp(2)]
@@ -199,6 +219,11 @@ def or_block_masses() -> Derivation:
     :math:`\prod g(a_i - 1)` only when :math:`g(a_i) - g(r_i) = g(a_i - 1)`, e.g. ``g``
     linear (uniform prior) with :math:`r_i = 1`.  (Property 2 also writes
     :math:`\Pr_{post}` for what is a ratio of priors.)
+
+    Examples
+    --------
+    >>> or_block_masses().status
+    'refuted'
     """
     ring = sp.Mul(*[ga[i] - gr[i] for i in range(N)])
     incl_excl = sp.Mul(*ga)
@@ -253,6 +278,11 @@ def or_eps_k_delta_term() -> Derivation:
     back: the bound is exactly :math:`\Pr[X'] + \delta`).  The printed version uses the
     block's prior; since :math:`g_{t_k}(r_k) \le \Pr[X']` it is smaller: sound but more
     noise than the derivation requires.
+
+    Examples
+    --------
+    >>> or_eps_k_delta_term().status
+    'refuted'
     """
     alpha, P, g = sp.symbols("alpha P g", positive=True)
     derived = printed.theorem2_eps(delta, P, alpha, a, S)

@@ -39,6 +39,11 @@ def sequential_composition() -> Derivation:
     \mathbb R^m` gives the claim.  Without independent randomness it fails: with a fair bit
     ``B``, :math:`M_1(x) = x \oplus B` and :math:`M_2(x) = B` are each 0-DP but together
     reveal ``x`` (checked by enumeration).
+
+    Examples
+    --------
+    >>> sequential_composition().status
+    'proved under conditions'
     """
     require_zero(sp.Mul(*[sp.exp(ei) for ei in e]) - sp.exp(sp.Add(*e)), "prod e^eps_i")
     joint = {}
@@ -92,6 +97,11 @@ def dual_norm_composition() -> Derivation:
     (:math:`h'' = (p-1)u^{p-2} > 0`) with its critical point :math:`u = v^{1/(p-1)}` where
     :math:`h = 0` (checked symbolically).  Equality in Hölder at
     :math:`d_i \propto \epsilon_i^{q-1}`, so the bound is the dual norm.
+
+    Examples
+    --------
+    >>> dual_norm_composition().status
+    'proved'
     """
     pp = sp.Symbol("p", positive=True)  # p > 1
     u = sp.Symbol("u", positive=True)
@@ -139,6 +149,11 @@ def l1_linf_instantiation() -> Derivation:
     of the :math:`\ell_1` unit ball are :math:`\pm e_i`, giving :math:`\max_i|\epsilon_i|`;
     those of the :math:`\ell_\infty` unit ball are the sign vectors, giving
     :math:`\sum_i|\epsilon_i|` (enumerated symbolically for ``m = 3``).
+
+    Examples
+    --------
+    >>> l1_linf_instantiation().status
+    'proved'
     """
     lin = lambda z: sp.Add(*[z[i] * e[i] for i in range(M)])  # noqa: E731
     l1_vertices = [tuple((s if j == i else 0) for j in range(M)) for i in range(M) for s in (1, -1)]
