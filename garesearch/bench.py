@@ -77,14 +77,16 @@ itself fails).
     reading="average", releases=10)``: ten Laplace releases of a binary secret through the
     PLD accountant (warm; each repetition moves ``delta`` by 1e-9 so that no privacy loss
     distribution is reused).  ``null`` when ``dp_accounting`` is not installed.  Target <= 2 s.
-``or_two_continuous_s``, ``or_two_continuous_width``
+``goal_or_bracket_s``, ``goal_or_bracket_rel_width``
     Wall time and relative bracket width of
     :func:`garesearch.goal_optimal.optimal_epsilon` for the OR of two normal attributes,
     ``N(0, 1)`` with ``r = 0.6`` and ``N(0.5, 1.3)`` with ``r = 0.4``, at ``t = (1, -1)``,
-    ``delta = 0.1``, ``norm = inf``, both sides, with the default refinement budget: the
+    ``delta = 0.1``, ``norm = inf``, both sides, with the default time budget (20 s): the
     certified bracket :math:`[\epsilon_{lo}, \epsilon_{hi}]` of the optimal epsilon over all
-    epsilon-DP mechanisms (``or_two_continuous_epsilon`` is its sound end).  Targets <= 10 s
-    and a width <= 0.01.  Skipped with ``--skip-goals``, then ``null``.
+    epsilon-DP mechanisms (``goal_or_bracket_epsilon`` is its sound end, ``_epsilon_hi`` the
+    witness end, ``goal_or_sound_epsilon`` the comparison sets' epsilon for comparison).
+    Targets <= 10 s and a width <= 0.01.  ``goal_and_bracket_s`` / ``_rel_width``: the same for
+    the AND of the two attributes.  Skipped with ``--skip-goals``, then ``null``.
 ``notebook_max_s``
     Execution time of the slowest notebook in ``notebooks/``, each run top to bottom on a
     fresh kernel, one at a time (:func:`garesearch.reproduce.execute_notebook`, kernel
@@ -118,6 +120,7 @@ __all__ = [
     "TARGETS",
     "derivations_time",
     "float_vs_mp_error",
+    "goal_brackets",
     "import_ratio",
     "machine",
     "main",
@@ -126,7 +129,6 @@ __all__ = [
     "optimal_time",
     "optimise_gap",
     "optimise_time",
-    "or_two_continuous",
     "readings_time",
     "run_benchmarks",
     "vector_ratio",
@@ -153,8 +155,10 @@ TARGETS: dict[str, tuple[float, str]] = {
     "optimal_continuous_s": (2.0, "optimal epsilon, worst t, slowest of three scipy priors, s"),
     "optimal_categorical_s": (1.0, "optimal epsilon, worst t, Categorical with 10^4 values, s"),
     "optimal_vs_lp_max_rel_err": (1e-9, "optimal epsilon vs the LP oracle, 20 random finite priors"),
-    "or_two_continuous_s": (10.0, "optimal epsilon, OR of two normal attributes at a fixed t, s"),
-    "or_two_continuous_width": (0.01, "its certified bracket's relative width"),
+    "goal_or_bracket_s": (10.0, "optimal epsilon, OR of two normal attributes at a fixed t, s"),
+    "goal_or_bracket_rel_width": (0.01, "its certified bracket's relative width"),
+    "goal_and_bracket_s": (10.0, "optimal epsilon, AND of the same attributes, s"),
+    "goal_and_bracket_rel_width": (0.01, "its certified bracket's relative width"),
 }
 
 _SALARY = {"mu": SALARY["mu"], "sigma": SALARY["sigma"], "r": SALARY["r"], "delta": SALARY["delta"]}
@@ -628,32 +632,38 @@ def notebook_times(folder: str | Path | None = None, *, timings: str | Path | No
     }
 
 
-def or_two_continuous(budget: float = 60.0) -> dict[str, object]:
-    """Time and bracket of the optimal epsilon of an OR of two normal attributes (see the
-    module docstring).
+def goal_brackets(budget: float | None = None) -> dict[str, object]:
+    """Time and certified bracket of the optimal epsilon of an OR and an AND of two normal
+    attributes (see the module docstring); ``budget``: seconds per call (default that of
+    :func:`~garesearch.goal_optimal.optimal_epsilon`).
 
     Examples
     --------
-    >>> res = or_two_continuous(budget=1.0)  # about 7 s  # doctest: +SKIP
-    >>> res["or_two_continuous_epsilon"] <= res["or_two_continuous_epsilon_hi"]  # doctest: +SKIP
+    >>> res = goal_brackets(budget=1.0)  # about 10 s  # doctest: +SKIP
+    >>> res["goal_or_bracket_epsilon"] <= res["goal_or_bracket_epsilon_hi"]  # doctest: +SKIP
     True
     """
-    from .events import Attribute
+    from .comparison_sets import comparison_set_epsilon
     from .goal_optimal import optimal_epsilon
+    from .goals import Attribute
     from .priors import Normal
 
     a = Attribute(Normal(0.0, 1.0), r=0.6, name="a")
     b = Attribute(Normal(0.5, 1.3), r=0.4, name="b")
-    t0 = time.perf_counter()
-    res = optimal_epsilon(a | b, delta=0.1, t={"a": 1.0, "b": -1.0}, budget=budget)
-    return {
-        "or_two_continuous_s": time.perf_counter() - t0,
-        "or_two_continuous_width": res.rel_width,
-        "or_two_continuous_epsilon": res.epsilon,
-        "or_two_continuous_epsilon_hi": res.epsilon_hi,
-        "or_two_continuous_binding": res.binding,
-        "or_two_continuous_nodes": max(res.lp["upper"].get("nodes", 0), res.lp["lower"].get("nodes", 0)),
-    }
+    t = {"a": 1.0, "b": -1.0}
+    out: dict[str, object] = {}
+    for name, goal in (("or", a | b), ("and", a & b)):
+        t0 = time.perf_counter()
+        res = optimal_epsilon(goal, delta=0.1, t=t, **({} if budget is None else {"budget": budget}))
+        key = f"goal_{name}_bracket"
+        out[f"{key}_s"] = time.perf_counter() - t0
+        out[f"{key}_rel_width"] = res.rel_width
+        out[f"{key}_epsilon"] = res.epsilon
+        out[f"{key}_epsilon_hi"] = res.epsilon_hi
+        out[f"{key}_binding"] = res.binding
+        out[f"{key}_nodes"] = max(res.details["upper"].get("nodes", 0), res.details["lower"].get("nodes", 0))
+        out[f"goal_{name}_sound_epsilon"] = comparison_set_epsilon(goal, delta=0.1, t=t).epsilon
+    return out
 
 
 def machine() -> dict[str, object]:
@@ -749,10 +759,12 @@ def run_benchmarks(
         reuse = out["reproduce_exit_status"] == 0 and tsv.is_file()
         say("reading the notebook timings of make reproduce ..." if reuse else "timing the notebooks ...")
         out.update(notebook_times(timings=tsv if reuse else None))
-    out["or_two_continuous_s"] = out["or_two_continuous_width"] = None
+    for key in ("goal_or_bracket_s", "goal_or_bracket_rel_width", "goal_and_bracket_s",
+                "goal_and_bracket_rel_width"):
+        out[key] = None
     if not skip_goals:
         say("bracketing the optimal epsilon of an OR of two normal attributes ...")
-        out.update(or_two_continuous())
+        out.update(goal_brackets())
     out["machine"] = machine()
     return out
 

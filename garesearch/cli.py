@@ -345,12 +345,6 @@ def _optimal_report(res, args, prior) -> dict:
     return out
 
 
-def _goal_construction(args) -> str:
-    """The construction for AND/OR goals and PLEAK files (their optimum is the comparison set's
-    refinement in :mod:`garesearch.goal_optimal`; here the sound construction)."""
-    return "sound" if args.construction == "optimal" else args.construction
-
-
 def _no_pointwise(args) -> None:
     if args.construction == "pointwise":
         raise ParameterError("--construction pointwise applies to one numeric attribute (--prior)")
@@ -405,12 +399,17 @@ def _pleak(args) -> dict:
     if t is not None and "=" in t:
         t = dict(part.partition("=")[::2] for part in t.split(","))
     _no_pointwise(args)
+    _goal_sides(args)
     res = pleak.epsilon_for_pleak_goal(
-        know, goal, delta=args.delta, t=t, construction=_goal_construction(args), sides=args.sides
+        know, goal, delta=args.delta, t=t, construction=args.construction, sides=args.sides
     )
     if res.method in ("attribute", "events"):
-        report = _attribute_report if res.method == "attribute" else _goal_report
-        out = report(res.detail, args, res.prior) if res.method == "attribute" else report(res.detail, args)
+        if res.method == "events":
+            out = _goal_report(res.detail, args)
+        elif res.detail.construction == "optimal":
+            out = _optimal_report(res.detail, args, res.prior)
+        else:
+            out = _attribute_report(res.detail, args, res.prior)
         out["columns"] = list(res.columns)
         return out
     return {
@@ -498,14 +497,27 @@ def _goal(args, tree, priors) -> dict:
     if args.R is not None:
         raise ParameterError("--R applies to one attribute; for a goal the radii are optimised")
     _no_pointwise(args)
+    _goal_sides(args)
     res = events.epsilon_for_goal(
         build(tree), delta=args.delta, t=_goal_t(args.t, priors), sides=args.sides,
-        construction=_goal_construction(args),
+        construction=args.construction,
     )
     return _goal_report(res, args)
 
 
+def _goal_sides(args) -> None:
+    if args.sides == "lower":
+        raise ParameterError("--sides lower applies to one attribute; for a goal use both or upper")
+
+
 def _goal_report(res, args) -> dict:
+    """The report of an AND/OR goal: the comparison sets (radii, distance) for
+    ``--construction sound`` / ``paper``, the certified bracket for the optimum."""
+    if res.construction == "optimal":
+        how = {"epsilon_hi": res.epsilon_hi, "rel_width": res.rel_width,
+               "witness": res.witness.get("kind")}
+    else:
+        how = {"a": list(res.a), "distance": res.distance}
     return {
         "method": "goal",
         "event": res.event,
@@ -518,8 +530,7 @@ def _goal_report(res, args) -> dict:
         "delta": res.delta,
         "p": res.p,
         "posterior_bound": res.posterior_bound(),
-        "a": list(res.a),
-        "distance": res.distance,
+        **how,
         "epsilon_upper": res.epsilon_upper,
         "epsilon_lower": res.epsilon_lower,
         "binding": res.binding,
@@ -554,10 +565,20 @@ def _text(out: dict) -> str:
             "(given)" if out["t_given"] else "(worst case over the priors)")
         row("prior p", out["p"], "Pr[attacker's goal reached]")
         row("posterior bound", out["posterior_bound"], f"(p + delta = {_fmt(out['p'] + out['delta'])})")
-        row("radii a", ", ".join(_fmt(x) for x in out["a"]))
-        row("distance", out["distance"], "largest distance in the exponent")
+        if "a" in out:
+            row("radii a", ", ".join(_fmt(x) for x in out["a"]))
+            row("distance", out["distance"], "largest distance in the exponent")
         row("binding side", out["binding"], f"(upper {_fmt(out['epsilon_upper'])}, lower {_fmt(out['epsilon_lower'])})")
-        row("construction", out["construction"])
+        if out["construction"] == "optimal":
+            if out["rel_width"] == 0:
+                tight = "exact: no epsilon-DP mechanism exceeds delta here, one does at any larger epsilon"
+            else:
+                tight = (f"certified bracket [{_fmt(out['epsilon'])}, {_fmt(out['epsilon_hi'])}], relative "
+                         f"width {out['rel_width']:.2g}: no epsilon-DP mechanism exceeds delta at the lower "
+                         "end (returned), one does at the upper end")
+            row("construction", "optimal", tight)
+        else:
+            row("construction", out["construction"])
     elif out["method"] in ("attribute", "pointwise", "optimal"):
         if out.get("far_tail"):
             row("true value t", out["t"], "(the limit at that end of the support: the worst case)")

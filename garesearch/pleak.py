@@ -68,7 +68,7 @@ from ._pleak_format import (
     read_attacker,
     read_goal,
 )
-from .attribute import AttributeResult, epsilon_for_attribute
+from .attribute import epsilon_for_attribute
 from .errors import ParameterError
 from .priors import Categorical, Normal, Prior
 
@@ -105,8 +105,9 @@ class GoalResult:
     method : str
         ``"attribute"`` (Sec. 4.1 with the column's prior), ``"worst prior"`` (only the
         range is known: the worst prior of Sec. 4.1 over distance ``R``) or ``"events"``.
-    detail : AttributeResult or None
-        The full result of :func:`~garesearch.attribute.epsilon_for_attribute`.
+    detail : OptimalResult, AttributeResult, OptimalGoalResult, GoalResult or None
+        The full result of :func:`~garesearch.attribute.epsilon_for_attribute` (one column) or
+        :func:`~garesearch.events.epsilon_for_goal` (several).
     R : float or None
         The diameter used by the worst-prior method.
     """
@@ -209,7 +210,7 @@ def epsilon_for_pleak_goal(
     *,
     delta: float,
     t: Any = None,
-    construction: str = "sound",
+    construction: str = "optimal",
     sides: str = "both",
 ) -> GoalResult:
     r"""Epsilon that keeps the attacker's advantage for a PLEAK goal at most ``delta``.
@@ -232,7 +233,12 @@ def epsilon_for_pleak_goal(
         Bound on the advantage, in (0, 1).
     t : optional
         True value (a dict ``{column: value}`` for several columns); default the worst case.
-    construction, sides
+    construction : {"optimal", "sound", "paper"}
+        ``"optimal"`` (default): the largest epsilon at which no epsilon-DP mechanism
+        exceeds ``delta`` (one column: :func:`~garesearch.attribute.epsilon_for_attribute`;
+        several: :func:`~garesearch.events.epsilon_for_goal`, a certified bracket whose sound
+        end is returned); ``"sound"`` / ``"paper"``: the comparison sets.
+    sides : {"both", "upper"}
         As in :func:`~garesearch.attribute.epsilon_for_attribute`.
 
     Raises
@@ -275,7 +281,7 @@ def epsilon_for_pleak_goal(
     if isinstance(t, dict):
         t = t.get(know.column)
     t = _coerce_t(t, prior)
-    res: AttributeResult = epsilon_for_attribute(
+    res = epsilon_for_attribute(
         prior, r=r, delta=delta, t=t, construction=construction, sides=sides
     )
     return GoalResult(res.epsilon, simple.columns, "attribute", res, None, prior, r)

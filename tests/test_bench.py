@@ -40,8 +40,8 @@ def test_bench_runs_and_reports_every_key(capsys):
     assert KEYS <= set(out)
     for key in ("import_ratio", "vector_ratio", "optimise_ms", "mp50_ms"):
         assert out[key] > 0, key
-    for key in ("reproduce_s", "tests_s", "derivations_s", "notebook_max_s", "or_two_continuous_s",
-                "or_two_continuous_width"):
+    for key in ("reproduce_s", "tests_s", "derivations_s", "notebook_max_s", "goal_or_bracket_s",
+                "goal_or_bracket_rel_width", "goal_and_bracket_s", "goal_and_bracket_rel_width"):
         assert out[key] is None, key  # skipped
     # accuracy, measured independently by the benchmark (mpmath at 40-50 digits)
     assert 0 <= out["optimise_rel_gap"] <= 1e-9

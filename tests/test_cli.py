@@ -226,3 +226,19 @@ def test_pointwise_construction_uniform_closed_form(capsys):
     code, _, err = run(capsys, "--attribute", "a=uniform:0,1", "--attribute", "b=uniform:0,1",
                        "--goal", "a & b", "--r", "0.1", "--delta", "0.1", "--construction", "pointwise")
     assert code == 2 and "one numeric attribute" in err
+
+
+def test_goals_default_to_the_optimum_and_say_how_tight(capsys):
+    """AND/OR goals: --construction optimal is the default (no fallback to the comparison
+    sets); the report names the construction and the bracket; sound stays available."""
+    common = ("--delta", "0.1", "--r", "1", "--attribute", "x=categorical:0=0.3,1=0.2,3=0.5",
+              "--attribute", "y=categorical:0=0.4,2=0.35,5=0.25", "--goal", "x | y", "--t", "x=1,y=2")
+    out = run_json(capsys, *common)
+    assert out["construction"] == "optimal" and out["construction_used"] == "lp"
+    assert 0 <= out["rel_width"] <= 1e-6 and out["epsilon_hi"] >= out["epsilon"]
+    sound = run_json(capsys, *common, "--construction", "sound")
+    assert sound["construction"] == "sound" and "a" in sound and "rel_width" not in sound
+    # the optimum is the largest sound epsilon: never below the comparison sets
+    assert out["epsilon"] >= sound["epsilon"] * (1 - 1e-9)
+    code, text, _ = run(capsys, *common)
+    assert code == 0 and "optimal" in text and ("bracket" in text or "exact" in text)

@@ -53,7 +53,7 @@ def joint():
 @pytest.mark.parametrize("tg, tc", list(itertools.product(GENDER, COLOUR)))
 def test_cats_and_every_combination(cats, tg, tc):
     p = sum(w for (g, c), w in joint().items() if g == tg and c == tc)
-    res = epsilon_for_goal(cats[0] & cats[1], delta=DELTA, t=[tg, tc])
+    res = epsilon_for_goal(cats[0] & cats[1], delta=DELTA, t=[tg, tc], construction="sound")
     assert res.p == pytest.approx(p, rel=1e-12)
     assert res.epsilon == pytest.approx(two_sided(p), rel=1e-10)
 
@@ -62,23 +62,23 @@ def test_cats_and_every_combination(cats, tg, tc):
 def test_cats_or_every_combination(cats, tg, tc):
     p = sum(w for (g, c), w in joint().items() if g == tg or c == tc)
     assert p == pytest.approx(0.5 + 0.5 * COLOUR[tc])  # the paper's list
-    res = epsilon_for_goal(cats[0] | cats[1], delta=DELTA, t={"gender": tg, "colour": tc})
+    res = epsilon_for_goal(cats[0] | cats[1], delta=DELTA, t={"gender": tg, "colour": tc}, construction="sound")
     assert res.p == pytest.approx(p, rel=1e-12)
     assert or_probability(cats[0] | cats[1], [tg, tc]) == pytest.approx(p, rel=1e-12)
     assert res.epsilon == pytest.approx(two_sided(p), rel=1e-10)
 
 
 def test_cats_worst_cases_and_paper_numbers(cats):
-    res = epsilon_for_goal(cats[0] & cats[1], delta=DELTA)
+    res = epsilon_for_goal(cats[0] & cats[1], delta=DELTA, construction="sound")
     assert res.t["colour"] == "black" and res.p == pytest.approx(0.2)
     assert res.epsilon == pytest.approx(0.539, abs=5e-4)  # paper
     assert res.laplace_scale() == pytest.approx(1.86, abs=5e-3)  # paper
-    res = epsilon_for_goal(cats[0] | cats[1], delta=DELTA)
+    res = epsilon_for_goal(cats[0] | cats[1], delta=DELTA, construction="sound")
     assert res.t["colour"] == "white" and res.p == pytest.approx(0.55)  # not tortoise (paper)
     # p = 0.55 > 1/2: the lower side binds, eps_ub(0.55) = eps_lb(0.45)
     assert res.epsilon == pytest.approx(-math.log(0.45 / 0.55 * (1 / 0.55 - 1)), rel=1e-10)
     assert res.epsilon == pytest.approx(0.4013, abs=5e-5)
-    tort = epsilon_for_goal(cats[0] | cats[1], delta=DELTA, t=["F", "tortoise"])
+    tort = epsilon_for_goal(cats[0] | cats[1], delta=DELTA, t=["F", "tortoise"], construction="sound")
     assert tort.epsilon == pytest.approx(0.402, abs=5e-4)  # the paper's value
     assert tort.epsilon > res.epsilon
 
@@ -86,7 +86,7 @@ def test_cats_worst_cases_and_paper_numbers(cats):
 def test_cats_norm_scales_distance(cats):
     """Under l_1 two differing attributes are at distance 2, under l_2 at sqrt 2."""
     for norm, R in ((1.0, 2.0), (2.0, math.sqrt(2.0))):
-        res = epsilon_for_goal(cats[0] & cats[1], delta=DELTA, t=["M", "black"], norm=norm)
+        res = epsilon_for_goal(cats[0] & cats[1], delta=DELTA, t=["M", "black"], norm=norm, construction="sound")
         assert res.epsilon == pytest.approx(two_sided(0.2, R=R), rel=1e-10)
 
 
@@ -109,7 +109,7 @@ def test_theorem1_two_normals_monte_carlo():
     x = Attribute(Normal(1.0, 2.0), r=0.5, name="x")
     y = Attribute(Normal(-1.0, 1.0), r=0.3, name="y")
     t = (1.4, -0.8)
-    res = epsilon_for_goal(x & y, delta=0.05, t=t, sides="upper")
+    res = epsilon_for_goal(x & y, delta=0.05, t=t, sides="upper", construction="sound")
     rng = np.random.default_rng(12345)
     n = 400_000
     s = np.column_stack([rng.normal(1.0, 2.0, n), rng.normal(-1.0, 1.0, n)])
@@ -146,7 +146,7 @@ def test_sound_constructions_hold_for_laplace(event):
     xb = Attribute(pb, r=0.25, name="b")
     t = (1.0, 0.6)
     goal = xa & xb if event == "and" else xa | xb
-    res = epsilon_for_goal(goal, delta=0.1, t=t, sides="upper")
+    res = epsilon_for_goal(goal, delta=0.1, t=t, sides="upper", construction="sound")
     ea = np.linspace(0, 4, 401)
     eb = np.linspace(0, 2, 201)
     ca, cb = (ea[:-1] + ea[1:]) / 2, (eb[:-1] + eb[1:]) / 2
@@ -180,7 +180,7 @@ def test_or_blocks_odds_match_closed_form():
         else:
             assert blk["p_in"] == pytest.approx(0.0, abs=1e-15)
     assert seen == set(expected)
-    res = epsilon_for_goal(x | y, delta=0.1, t=t, a=a, method="blocks", sides="upper")
+    res = epsilon_for_goal(x | y, delta=0.1, t=t, a=a, method="blocks", sides="upper", construction="sound")
     assert res.ratio == pytest.approx(fx * fy - 1, rel=1e-12)
     # largest l_inf distance inside a block: 2 a_i per coordinate, a_j + r_j in the one
     # coordinate that puts the point of X' in its ball
@@ -239,22 +239,22 @@ def test_bad_input(cats):
     with pytest.raises(ParameterError):
         AnyOf()
     with pytest.raises(ParameterError, match="twice"):
-        epsilon_for_goal(g & g, delta=DELTA)
+        epsilon_for_goal(g & g, delta=DELTA, construction="sound")
     prior = Normal(0, 1)
     with pytest.raises(ParameterError, match="prior object"):
-        epsilon_for_goal(Attribute(prior, r=1) & Attribute(prior, r=1), delta=DELTA, t=[0, 0])
+        epsilon_for_goal(Attribute(prior, r=1) & Attribute(prior, r=1), delta=DELTA, t=[0, 0], construction="sound")
     with pytest.raises(ParameterError, match="named"):
         epsilon_for_goal(Attribute(Normal(0, 1), r=1, name="z") | Attribute(Normal(0, 1), r=1, name="z"),
-                         delta=DELTA, t=[0, 0])
+                         delta=DELTA, t=[0, 0], construction="sound")
     with pytest.raises(ParameterError, match="one value per attribute"):
-        epsilon_for_goal(g & c, delta=DELTA, t=["M"])
+        epsilon_for_goal(g & c, delta=DELTA, t=["M"], construction="sound")
     with pytest.raises(ParameterError):
-        epsilon_for_goal(g & c, delta=DELTA, t=["M", "purple"])
+        epsilon_for_goal(g & c, delta=DELTA, t=["M", "purple"], construction="sound")
     for bad in (0, 1, -0.1, float("nan")):
         with pytest.raises(ParameterError, match="delta"):
-            epsilon_for_goal(g & c, delta=bad)
+            epsilon_for_goal(g & c, delta=bad, construction="sound")
     with pytest.raises(ParameterError, match="norm"):
-        epsilon_for_goal(g & c, delta=DELTA, norm=0.5)
+        epsilon_for_goal(g & c, delta=DELTA, norm=0.5, construction="sound")
     with pytest.raises(ParameterError, match="r must"):
         Attribute(Uniform(0, 1), r=1.0)
     with pytest.raises(ParameterError, match="r must"):
@@ -262,12 +262,12 @@ def test_bad_input(cats):
     with pytest.raises(ParameterError, match="r must"):
         Attribute(Normal(0, 1), r=-1)
     with pytest.raises(ParameterError, match="t is required"):
-        epsilon_for_goal(Attribute(Normal(0, 1), r=1) & Attribute(Normal(0, 1), r=1), delta=DELTA)
+        epsilon_for_goal(Attribute(Normal(0, 1), r=1) & Attribute(Normal(0, 1), r=1), delta=DELTA, construction="sound")
     with pytest.raises(ParameterError, match="goal"):
-        epsilon_for_goal("gender", delta=DELTA)
+        epsilon_for_goal("gender", delta=DELTA, construction="sound")
     with pytest.raises(ParameterError, match="a for attribute"):
         epsilon_for_goal(Attribute(Normal(0, 1), r=1) & Attribute(Normal(0, 1), r=1), delta=DELTA,
-                         t=[0, 0], a=[0.5, 2.0])
+                         t=[0, 0], a=[0.5, 2.0], construction="sound")
 
 
 def test_or_lower_side_with_a_ball_is_refused():
@@ -275,14 +275,15 @@ def test_or_lower_side_with_a_ball_is_refused():
 
     goal = Coordinates([Normal(0, 1), Normal(0, 1)], r=0.5) | Attribute(Normal(0, 1), r=0.5)
     with pytest.raises(InfeasibleError, match="sides='upper'"):
-        epsilon_for_goal(goal, delta=0.1, t=[(0, 0), 0])
+        epsilon_for_goal(goal, delta=0.1, t=[(0, 0), 0], construction="sound")
 
 
 # ---------------------------------------------------------------------- OR, lower side
 def test_or_lower_side_sound_for_exact_posteriors():
     """The pointwise lower side of an OR event against exact posteriors of l_1-DP mechanisms
     (independent Laplace per coordinate, and 1-d releases of 1-Lipschitz functions)."""
-    from garesearch.events import _attributes, _or_lower_pointwise
+    from garesearch.goals import attributes_of as _attributes
+    from garesearch.or_lower import or_lower_epsilon as _or_lower_pointwise
 
     px, py = _grid_prior(3.0, 15), _grid_prior(5.0, 15)
     x = Attribute(Categorical(px), r=1, name="x")
@@ -317,7 +318,8 @@ def test_or_lower_side_sound_for_exact_posteriors():
 
 def test_or_lower_ratio_against_direct_integration():
     """I(eps) = int_C dF / K_1 with K_1 integrated on a fine grid (no closed forms)."""
-    from garesearch.events import _attributes, or_lower_ratio
+    from garesearch.goals import attributes_of as _attributes
+    from garesearch.or_lower import or_lower_ratio
 
     x = Attribute(Normal(0, 1), r=0.5, name="x")
     y = Attribute(Uniform(-3, 5), r=1.0, name="y")
@@ -343,8 +345,8 @@ def test_or_lower_ratio_against_direct_integration():
 
 def test_or_lower_side_unbounded_now_two_sided():
     goal = Attribute(Normal(0, 1), r=0.5, name="x") | Attribute(Normal(0, 2), r=0.5, name="y")
-    res = epsilon_for_goal(goal, delta=0.1, t=[0, 0])
-    up = epsilon_for_goal(goal, delta=0.1, t=[0, 0], sides="upper")
+    res = epsilon_for_goal(goal, delta=0.1, t=[0, 0], construction="sound")
+    up = epsilon_for_goal(goal, delta=0.1, t=[0, 0], sides="upper", construction="sound")
     assert res.candidates["lower"] == "pointwise"
     assert 0 < res.epsilon_lower < math.inf
     assert res.epsilon == min(up.epsilon, res.epsilon_lower)
@@ -435,8 +437,8 @@ def test_linf_ball_is_the_and_box():
     p1, p2 = Normal(0.0, 1.0), Normal(0.5, 2.0)
     ball = Coordinates([p1, p2], r=0.4, norm=math.inf)
     box = Attribute(Normal(0.0, 1.0), r=0.4) & Attribute(Normal(0.5, 2.0), r=0.4)
-    e1 = epsilon_for_goal(ball, delta=0.1, t=(0.2, 0.1), sides="upper")
-    e2 = epsilon_for_goal(box, delta=0.1, t=(0.2, 0.1), sides="upper")
+    e1 = epsilon_for_goal(ball, delta=0.1, t=(0.2, 0.1), sides="upper", construction="sound")
+    e2 = epsilon_for_goal(box, delta=0.1, t=(0.2, 0.1), sides="upper", construction="sound")
     assert e1.p == pytest.approx(e2.p, rel=1e-12)
     # p = Pr[|X1 - 0.2| <= 0.4] Pr[|X2 - 0.1| <= 0.4], typed from erf
     s2 = math.sqrt(2)
@@ -451,7 +453,7 @@ def test_ships_upper_side_matches_eq_main_with_rayleigh_masses():
     from garesearch.events import Coordinates
 
     ship = Coordinates([Normal(0, SHIP_SIGMA), Normal(0, SHIP_SIGMA)], r=10)
-    res = epsilon_for_goal(ship, delta=0.1, t=(0.0, 0.0))
+    res = epsilon_for_goal(ship, delta=0.1, t=(0.0, 0.0), construction="sound")
     a = res.a[0]
     p = 1 - math.exp(-100 / 2500)
     q = math.exp(-100 / 2500) - math.exp(-(a**2) / 2500)
@@ -479,7 +481,7 @@ def test_disc_epsilon_sound_for_l2_mechanisms():
     px, py = _grid_prior(4.0), _grid_prior(3.0)
     goal = Coordinates([Categorical(px), Categorical(py)], r=2.5, norm=2)
     t, delta = (1.0, 0.0), 0.1
-    res = epsilon_for_goal(goal, delta=delta, t=t)
+    res = epsilon_for_goal(goal, delta=delta, t=t, construction="sound")
     X, Y = np.meshgrid(list(px), list(py), indexing="ij")
     W = np.outer(list(px.values()), list(py.values()))
     pts = np.stack([X, Y], axis=-1).astype(float)
@@ -526,12 +528,12 @@ def test_coordinates_bad_input():
     with pytest.raises(ParameterError, match="numeric"):
         Coordinates([Normal(0, 1), Categorical({"a": 1.0})], r=1)
     with pytest.raises(ParameterError, match="2 numbers"):
-        epsilon_for_goal(Coordinates([Normal(0, 1), Normal(0, 1)], r=1), delta=0.1, t=(0.0, 0.0, 1.0))
+        epsilon_for_goal(Coordinates([Normal(0, 1), Normal(0, 1)], r=1), delta=0.1, t=(0.0, 0.0, 1.0), construction="sound")
     with pytest.raises(ParameterError):
         lp_ball_mass([Normal(0, 1)], (0.0, 1.0), 1.0)
     ball = Coordinates([Normal(0, 1), Normal(0, 1)], r=1, name="b")
     with pytest.raises(ParameterError, match="prior object"):
-        epsilon_for_goal(ball & Attribute(ball.priors[0], r=1), delta=0.1, t=[(0, 0), 0])
+        epsilon_for_goal(ball & Attribute(ball.priors[0], r=1), delta=0.1, t=[(0, 0), 0], construction="sound")
 
 
 def test_in_goal_with_a_disc():
@@ -560,8 +562,8 @@ def _and_eps_grid(s1, s2, r1, r2, delta, norm, A1, A2):
 def test_each_radius_beats_common_and_matches_brute_force(norm):
     x = Attribute(Normal(0, 1), r=0.5, name="x")
     y = Attribute(Normal(0, 2), r=0.5, name="y")
-    common = epsilon_for_goal(x & y, delta=0.1, t=(0, 0), norm=norm, sides="upper")
-    each = epsilon_for_goal(x & y, delta=0.1, t=(0, 0), norm=norm, sides="upper", radii="each")
+    common = epsilon_for_goal(x & y, delta=0.1, t=(0, 0), norm=norm, sides="upper", construction="sound")
+    each = epsilon_for_goal(x & y, delta=0.1, t=(0, 0), norm=norm, sides="upper", radii="each", construction="sound")
     A1, A2 = np.meshgrid(np.linspace(0.6, 6, 541), np.linspace(0.6, 10, 941), indexing="ij")
     grid = _and_eps_grid(1.0, 2.0, 0.5, 0.5, 0.1, norm, A1, A2)
     assert each.epsilon >= grid.max() * (1 - 1e-9)
@@ -577,7 +579,7 @@ def test_each_radius_linf_lies_on_the_ridge():
     """Under l_inf the optimum has a_i + r_i equal (a larger a_i is free until it sets the max)."""
     x = Attribute(Normal(1.0, 2.0), r=0.5, name="x")
     y = Attribute(Normal(-1.0, 1.0), r=0.3, name="y")
-    res = epsilon_for_goal(x & y, delta=0.05, t=(1.4, -0.8), sides="upper", radii="each")
+    res = epsilon_for_goal(x & y, delta=0.05, t=(1.4, -0.8), sides="upper", radii="each", construction="sound")
     a1, a2 = res.a
     assert a1 + 0.5 == pytest.approx(a2 + 0.3, rel=1e-6)
     D = np.linspace(1.0, 12.0, 110001)
@@ -594,7 +596,7 @@ def test_each_radius_linf_lies_on_the_ridge():
 def test_each_radius_or_blocks_not_worse():
     x = Attribute(Normal(0, 1), r=0.5, name="x")
     y = Attribute(Normal(0, 2), r=0.5, name="y")
-    each = epsilon_for_goal(x | y, delta=0.1, t=(0, 0), norm=2, sides="upper", radii="each")
+    each = epsilon_for_goal(x | y, delta=0.1, t=(0, 0), norm=2, sides="upper", radii="each", construction="sound")
     assert each.epsilon >= each.candidates["common_a"]
     # recompute the corrected Theorem 2 at the returned radii from its closed form
     from scipy.stats import norm as N
@@ -606,7 +608,7 @@ def test_each_radius_or_blocks_not_worse():
     p_or = 1 - (1 - g(1, r)) * (1 - g(2, r))
     assert each.epsilon == pytest.approx(-math.log(alpha * (1 / (p_or + 0.1) - 1)) / D, rel=1e-10)
     with pytest.raises(ParameterError, match="radii"):
-        epsilon_for_goal(x | y, delta=0.1, t=(0, 0), radii="all")
+        epsilon_for_goal(x | y, delta=0.1, t=(0, 0), radii="all", construction="sound")
 
 
 # ---------------------------------------------------------------------- Theorem 2 counterexample
@@ -649,14 +651,15 @@ def test_or_lower_side_grid_fits_in_memory(monkeypatch):
     bounded; fewer panels per attribute leave the lower-side ratio unchanged to 1e-8 on a
     two-attribute goal (full grid vs a budget that forces fewer panels)."""
     import garesearch.events as ev
+    import garesearch.or_lower as orl
 
     x = ev.Attribute(Normal(0, 1), r=0.3, name="x")
     y = ev.Attribute(Uniform(0, 4), r=0.3, name="y")
     z = ev.Attribute(Normal(0, 2), r=0.3, name="z")
-    res = ev.epsilon_for_goal(x | (y & z), delta=0.1, t={"x": 0.0, "y": 2.0, "z": 0.0})
+    res = ev.epsilon_for_goal(x | (y & z), delta=0.1, t={"x": 0.0, "y": 2.0, "z": 0.0}, construction="sound")
     assert 0 < res.epsilon_lower < math.inf
     terms, atts, tv = [(x,), (z,)], [x, z], [0.0, 0.0]
     full = ev.or_lower_ratio(terms, atts, tv, 0.2)
-    monkeypatch.setattr(ev, "_GRID_BUDGET", 20_000)
+    monkeypatch.setattr(orl, "_GRID_BUDGET", 20_000)
     small = ev.or_lower_ratio(terms, atts, tv, 0.2)
     assert small == pytest.approx(full, rel=1e-8)

@@ -230,7 +230,8 @@ def test_uniform_column_single_goal_at_t_matches_eq_main():
     # Uniform(0, 10), t = 5, r = 1, upper side only: p = 0.2, comparison set of all points
     # within D of [4, 6]: q = 2 (D - 2) / 10 up to D = 6, then cut; maximise Eq. (main)
     k = parse_attacker("t.x rangeUnif 0 10;")
-    res = epsilon_for_pleak_goal(k, parse_goal("t.x approx 1"), delta=0.1, t="5", sides="upper")
+    res = epsilon_for_pleak_goal(k, parse_goal("t.x approx 1"), delta=0.1, t="5", sides="upper",
+                                 construction="sound")
     D = np.append(np.linspace(2.0001, 10, 400001), 6.0)  # 6: the comparison set fills [0, 10]
     q = (np.minimum(4 + D, 10) - np.maximum(6 - D, 0) - 2) / 10
     eps = -np.log(0.2 / q * (1 / 0.3 - 1)) / D
@@ -315,7 +316,7 @@ def test_lp_ball_goal_is_the_ships_disc():
     shell mass exp(-100/2500) - exp(-a^2/2500) and exponent a + 10."""
     k = parse_attacker("s.x normal 0 1250; s.y normal 0 1250;")
     res = epsilon_for_pleak_goal(k, parse_goal("(s.x, s.y) approxWrtLp(2) 10"), delta=0.1,
-                                 t={"s.x": 0, "s.y": "0"})
+                                 t={"s.x": 0, "s.y": "0"}, construction="sound")
     assert res.method == "events" and res.columns == ("s.x", "s.y")
     p = 1 - math.exp(-100 / 2500)
     assert res.detail.p == pytest.approx(p, rel=1e-12)
@@ -338,3 +339,23 @@ def test_lp_ball_goal_l1_uniform_square_and_known_column():
     both = epsilon_for_pleak_goal(k, parse_goal("(t.x, t.y) approxWrtLp(2) 1 OR t.x approx 1"), delta=0.1,
                                   t={"t.x": 5, "t.y": 5}, sides="upper")
     assert both.method == "events" and both.epsilon > 0
+
+
+def test_uniform_column_defaults_to_the_optimum():
+    """The same request with the default construction: the optimum over every epsilon-DP
+    mechanism, here the Laplace kernel e^{-eps |x - c|} with c in X' = [4, 6] (closed-form
+    integrals over [0, 10], the best c on a dense grid, the crossing of p + delta by brentq)."""
+    from scipy.optimize import brentq
+
+    k = parse_attacker("t.x rangeUnif 0 10;")
+    res = epsilon_for_pleak_goal(k, parse_goal("t.x approx 1"), delta=0.1, t="5", sides="upper")
+
+    def mass(eps, c, a, b):  # integral of e^{-eps |x - c|} over [a, b], a <= c <= b
+        return (2 - np.exp(-eps * (c - a)) - np.exp(-eps * (b - c))) / eps
+
+    def worst(eps):
+        c = np.linspace(4, 6, 20001)
+        return np.max(mass(eps, c, 4, 6) / mass(eps, c, 0, 10))
+
+    assert res.detail.construction == "optimal"
+    assert res.epsilon == pytest.approx(brentq(lambda e: worst(e) - 0.3, 1e-3, 10, xtol=1e-14), rel=1e-6)

@@ -1,0 +1,750 @@
+r"""Comparison sets for AND / OR goals: Theorem 1, Sec. 4.3 and Theorem 2 (corrected), and
+the paper's printed versions (Sec. 4.2, 4.3, 6.1).
+
+A comparison set of prior mass ``q`` next to the goal's set :math:`X'` of mass ``p`` bounds
+the posterior by Eq. (main).  Sound, but not optimal: the optimum over all mechanisms is
+:mod:`garesearch.goal_optimal` (the default of :func:`garesearch.events.epsilon_for_goal`);
+these constructions stay available as ``construction="sound"`` and ``construction="paper"``.
+
+Soundness of the constructions
+------------------------------
+*AND (Theorem 1).*  :math:`X' = \prod_i \mathcal B(t_i, r_i)` and the comparison set is the
+box :math:`\prod_i \mathcal B(t_i, a_i) \setminus X'`, of mass
+:math:`\prod g_i(a_i) - \prod g_i(r_i)`.  The largest distance between a point of
+:math:`X'` and one of the comparison set is :math:`\lVert (a_i + r_i)_i \rVert_p` (per
+coordinate: from :math:`t_i - r_i` to :math:`t_i + a_i`), not :math:`\lVert a \rVert_\infty`
+as Theorem 1 puts in the exponent (the univariate flaw of Eq. (main), see
+:mod:`garesearch.attribute`).  The default ``construction="sound"`` uses the true largest
+distance (cut to the priors' supports); ``construction="paper"`` keeps Theorem 1's exponent
+to reproduce the paper.
+
+*OR, inclusion-exclusion.*  :math:`p_{OR} = \Pr[\bigcup_k X'_k]` by inclusion-exclusion over
+the AND-sets; comparison set = the complement, exponent = the diameter of the space
+(Sec. 3.2).  Needs bounded attributes (always true for discrete ones: the cats example).
+
+*OR, blocks (Theorem 2, corrected).*  Tile the space with boxes of half-widths
+:math:`a_i` centred at :math:`t + 2\ell \circ a`, :math:`\ell \in \mathbb Z^n`.  In a box whose
+set :math:`K` of coordinates holds :math:`t`'s ball, the prior odds of :math:`X'` against the
+rest of the box are :math:`\alpha_K = \prod_{k \in K} \frac{g_k(a_k)}{g_k(a_k) - g_k(r_k)} - 1`
+(independence), largest for :math:`K` = all; two points of a box differ by at most
+:math:`2a_i` per coordinate, and by at most :math:`a_j + r_j` in a coordinate ``j`` that
+puts the point of :math:`X'` in its ball.  Summing over boxes,
+
+.. math:: \Pr_{post}[X'] \le \frac{1}{1 + e^{-\epsilon D}/\alpha}, \quad
+   \alpha = \prod_i \frac{g_i(a_i)}{g_i(a_i) - g_i(r_i)} - 1, \quad
+   D = \max_j \lVert (2a_1, \dots, a_j + r_j, \dots, 2a_n) \rVert_p ,
+
+and we ask for :math:`\le p_{OR} + \delta` with :math:`p_{OR} = 1 - \prod_i (1 - g_i(r_i))`.
+Theorem 2 as printed differs in three places: its exponent is :math:`\lVert a\rVert_\infty`
+(its own derivation defines :math:`a = 2\lVert a \rVert_\infty`); it writes
+:math:`g(a_i - 1)` where the mass of the box minus :math:`X'` is
+:math:`\prod (g_i(a_i) - g_i(r_i))`; and its :math:`\epsilon_k` use the block's prior in the
+:math:`\delta` term where the requirement is on the whole event.  Its :math:`\epsilon_k`
+(blocks with one ball) never bind: :math:`\alpha_K` grows with :math:`K`.  The printed
+version is kept as ``construction="paper"``.
+
+The lower side
+--------------
+:math:`\Pr_{post}[X'] \ge p - \delta` is bounded with the diameter (Sec. 3.2's
+:math:`\epsilon_{ub}`) when every attribute is bounded, and for AND events also with
+:math:`\Pr_{post}[X'] \ge p / (p + M)`, :math:`M \le \prod_i E[e^{\epsilon D_i(X_i)}] - p`
+(:math:`D_i` the largest distance from :math:`x_i` to :math:`X'_i`; from
+:math:`\lVert D \rVert_p \le \lVert D \rVert_1`).  The larger of the sound values is used.
+For OR events over unbounded attributes the lower side compares every wrong record with
+all of :math:`X'` pointwise (:func:`_or_lower_pointwise`, derived there; not in the paper):
+:math:`\Pr_{post}[X'] \ge 1/(1 + I(\epsilon))`, :math:`I = \int_C dF/K_1`, with
+:math:`K_1(x) = \int_{X'} \prod_j e^{-\epsilon d_j(x_j, x'_j)} dF(x')` in closed form by
+inclusion-exclusion.  An OR with an :math:`\ell_p`-ball part has no lower side here.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from . import bound
+from ._backend import NUMPY
+from .attribute import maximise
+from .errors import InfeasibleError, ParameterError
+from .goals import (
+    Attribute,
+    Coordinates,
+    as_goal,
+    attributes_of,
+    check_norm,
+    lp_norm,
+    resolve_t,
+    terms_probability,
+)
+from .or_lower import or_lower_epsilon
+from .priors import Categorical
+
+__all__ = [
+    "GoalResult",
+    "comparison_set_epsilon",
+    "optimise_radii",
+    "or_blocks",
+    "theorem2_counterexample",
+]
+
+_CONSTRUCTIONS = ("sound", "paper")
+_SIDES = ("both", "upper")
+_OR_METHODS = ("best", "blocks", "inclusion-exclusion")
+_MAX_ENUMERATION = 100_000
+
+
+def _is_real(x) -> bool:
+    return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool)
+
+
+# ------------------------------------------------------------------------------------------
+# Results
+# ------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class GoalResult:
+    """What :func:`comparison_set_epsilon` found (the comparison-set constructions).
+
+    Attributes
+    ----------
+    epsilon : float
+        The epsilon, per unit of the records' :math:`\\ell_p` distance.
+    t : dict
+        The true values (attribute label -> value) it was computed for.
+    p : float
+        Prior probability that the attacker wins (of :math:`X'`).
+    event : str
+        ``"and"`` or ``"or"``.
+    method : str
+        Construction that set the upper side: ``"box"`` (AND), ``"blocks"`` or
+        ``"inclusion-exclusion"`` (OR).
+    ratio : float
+        Bound on the prior odds that enter the posterior bound (``p/q`` for a comparison
+        set of mass ``q``; :math:`\\alpha` for OR blocks).
+    distance : float
+        The factor of epsilon in the exponent.
+    a : tuple
+        Comparison radii (per attribute).
+    epsilon_upper, epsilon_lower : float
+        Epsilon of each side (``inf`` where a side does not bind).
+    """
+
+    epsilon: float
+    t: dict
+    p: float
+    event: str
+    method: str
+    ratio: float
+    distance: float
+    a: tuple
+    epsilon_upper: float
+    epsilon_lower: float
+    binding: str
+    delta: float
+    norm: float
+    construction: str
+    candidates: dict = field(default_factory=dict, repr=False)
+
+    def laplace_scale(self, sensitivity: float = 1.0) -> float:
+        """Scale ``b = sensitivity / epsilon`` of Laplace noise with this epsilon (Sec. 6.1)."""
+        if not (_is_real(sensitivity) and math.isfinite(sensitivity) and sensitivity > 0):
+            raise ParameterError(f"sensitivity must be a finite number > 0; got {sensitivity!r}")
+        return sensitivity / self.epsilon
+
+    def posterior_bound(self) -> float:
+        """Upper bound on the posterior of :math:`X'` at ``epsilon`` (at most ``p + delta``)."""
+        if not math.isfinite(self.ratio) or self.ratio <= 0:
+            return 1.0
+        return float(bound.posterior_bound_formula(self.epsilon, self.ratio, 1.0, self.distance,
+                                                   NUMPY))
+
+
+def _eps_from_odds(delta, p, odds, D) -> float:
+    r"""Largest epsilon with :math:`1/(1 + e^{-\epsilon D}/\text{odds}) \le p + \delta`
+    (Eq. (main) with :math:`p/q` = odds); ``inf`` if ``p + delta >= 1``, ``-inf`` if none."""
+    if p + delta >= 1:
+        return math.inf
+    if not (odds > 0 and math.isfinite(odds) and D > 0):
+        return -math.inf
+    with np.errstate(all="ignore"):
+        e = float(bound.eps_main_formula(delta, p, p / odds, D, NUMPY))
+    return e if e > 0 else -math.inf
+
+
+def _lower_from_moment(p, delta, moment) -> float:
+    r"""Largest epsilon with :math:`p/(p + M(\epsilon)) \ge p - \delta`, ``M`` increasing."""
+    if p <= delta:
+        return math.inf
+    target = p * (1 - p + delta) / (p - delta)
+
+    def excess(e):
+        m = moment(e)
+        return 1e300 if not math.isfinite(m) else m - target
+
+    if excess(0.0) >= 0:
+        return 0.0
+    hi = 1e-3
+    while excess(hi) < 0:
+        hi *= 4
+        if hi > 1e6:
+            return math.inf
+    from scipy.optimize import brentq
+
+    return float(brentq(excess, hi / 4 if excess(hi / 4) < 0 else 0.0, hi, xtol=1e-15, rtol=1e-13))
+
+
+def _resolve_a(atts, a, tv) -> list[float] | None:
+    if a is None:
+        return None
+    if _is_real(a):
+        smallest = min(att.r for att in atts)
+        if not (math.isfinite(a) and a > smallest):
+            raise ParameterError(
+                f"a (the common comparison radius) must be a finite number > {smallest:g}, the "
+                f"smallest precision r (a radius at most r leaves every comparison set empty); got {a!r}")
+        return _clipped(atts, tv, float(a))
+    if isinstance(a, dict):
+        a = [a.get(att.name) for att in atts]
+    if not isinstance(a, Sequence) or len(a) != len(atts):
+        raise ParameterError(f"a must be a number or one radius per attribute ({len(atts)}); got {a!r}")
+    out = []
+    for att, v in zip(atts, a, strict=True):
+        if not (_is_real(v) and math.isfinite(v) and v > att.r):
+            raise ParameterError(f"a for attribute {att.label} must be a finite number > r = {att.r}; got {v!r}")
+        out.append(float(v))
+    return out
+
+
+def _clip_a(att, a, t) -> float:
+    """The paper's :math:`a_i = \\min(a, R_i)` (Sec. 4.2), and at least ``r_i``."""
+    return min(max(a, att.r), att.a_max(t))
+
+
+def _clipped(atts, tv, a) -> list[float]:
+    """Each attribute's radius :func:`_clip_a` for the common radius ``a``."""
+    return [_clip_a(att, a, t) for att, t in zip(atts, tv, strict=True)]
+
+
+def _largest_a(atts, tv) -> float:
+    """The largest common radius worth trying: the largest :math:`R_i` over the attributes."""
+    return max(att.a_max(t) for att, t in zip(atts, tv, strict=True))
+
+
+def _best_common_radii(atts, tv, eps_at) -> list[float]:
+    """The radii, clipped from the common radius that maximises ``eps_at(radii)`` (Sec. 4.2's
+    single ``a``); from :func:`_largest_a` when no radius gives a finite value."""
+    best_a, _ = _common_a_candidates(atts, tv, lambda x: eps_at(_clipped(atts, tv, x)))
+    if best_a is None:
+        best_a = _largest_a(atts, tv)
+    return _clipped(atts, tv, best_a)
+
+
+def _common_a_candidates(atts, tv, fun):
+    """Best common radius: exact breakpoints of finite priors plus a bracketed Brent search."""
+    lo = min(att.r for att in atts)
+    hi = _largest_a(atts, tv)
+    cands = [hi]
+    for att, t in zip(atts, tv, strict=True):
+        if att.finite:
+            cands.extend(float(b) for b in att.breakpoints(t) if b > att.r)
+    best_a, best_e = None, -math.inf
+    for a in cands:
+        e = fun(a)
+        if e > best_e:
+            best_a, best_e = a, e
+    if not all(att.finite for att in atts) and hi > lo:
+        a, e = maximise(np.vectorize(fun, otypes=[float]), lo, hi)
+        if a is not None and e > best_e:
+            best_a, best_e = float(a), e
+    return best_a, best_e
+
+
+def _radius_bounds(atts, tv):
+    """Search interval of each comparison radius; ``None`` where it is fixed (discrete metric)."""
+    return [None if att.discrete else (att.r, att.a_max(t)) for att, t in zip(atts, tv, strict=True)]
+
+
+def _directions(n):
+    """Unit vectors, then every 0/1 vector with at least two ones (moves along a ridge of
+    :math:`\\max_i (a_i + r_i)`, where single coordinates cannot move)."""
+    out = [tuple(1.0 if j == i else 0.0 for j in range(n)) for i in range(n)]
+    out += [v for v in itertools.product((0.0, 1.0), repeat=n) if sum(v) >= 2]
+    return [np.array(v) for v in out]
+
+
+def _line_max(fun, x, d, bounds):
+    """Best point of ``fun`` on the segment ``x + s d`` inside the bounds (grid, then Brent)."""
+    free = [i for i, b in enumerate(bounds) if b is not None and d[i] != 0]
+    if not free:
+        return x, fun(x)
+    s_lo = max(bounds[i][0] - x[i] for i in free)
+    s_hi = min(bounds[i][1] - x[i] for i in free)
+    if not s_hi > s_lo:
+        return x, fun(x)
+    s_lo += 1e-12 * max(1.0, abs(s_lo))
+
+    def f1(s):
+        return fun(x + s * d)
+
+    s, e = maximise(np.vectorize(f1, otypes=[float]), s_lo, s_hi, n=49, fun1=f1)
+    if s is None:
+        return x, fun(x)
+    return x + s * d, e
+
+
+def optimise_radii(fun, atts, tv, start, *, max_rounds: int = 50):
+    r"""Maximise ``fun(a)`` over the vector of comparison radii :math:`(a_1, \dots, a_n)`
+    (Sec. 4.2: "optimizing a multivariate function ... is too expensive"; here it is not).
+
+    Pattern search from ``start`` (the best common radius): line maximisations along each
+    coordinate and along every 0/1 direction with at least two ones (a bracketing grid, then
+    Brent), repeated until a round gains nothing; finally a check that no point
+    :math:`a + h v`, :math:`v \in \{-1, 0, 1\}^n`, at relative steps ``h`` of 1e-3 and 1e-5, is
+    better.  Returns ``(a, value, local_optimum)``.
+    """
+    bounds = _radius_bounds(atts, tv)
+    x = np.array(start, dtype=float)
+    best = fun(x)
+    dirs = _directions(len(x))
+    for _ in range(max_rounds):
+        before = best
+        for d in dirs:
+            y, e = _line_max(fun, x, d, bounds)
+            if e > best:
+                x, best = y, e
+        if not best > before * (1 + 1e-12) + 1e-300:
+            break
+    local = True
+    for h in (1e-3, 1e-5):
+        for v in itertools.product((-1.0, 0.0, 1.0), repeat=len(x)):
+            step = np.array([0.0 if b is None else vi * h * max(b[1] - b[0], 1e-300)
+                             for vi, b in zip(v, bounds, strict=True)])
+            y = x + step
+            if not any(step) or any(b is not None and not b[0] < yi <= b[1]
+                                    for yi, b in zip(y, bounds, strict=True)):
+                continue
+            if fun(y) > best * (1 + 1e-9):
+                local = False
+    return tuple(float(v) for v in x), best, local
+
+
+# ------------------------------------------------------------------------------------------
+# AND events (Theorem 1)
+# ------------------------------------------------------------------------------------------
+def _and_upper_at(atts, tv, delta, norm, avec, construction):
+    """(epsilon, odds, D) for one AND-set at comparison radii ``avec``."""
+    p = math.prod(att.g(t, att.r) for att, t in zip(atts, tv, strict=True))
+    G = math.prod(att.g(t, a) for att, t, a in zip(atts, tv, avec, strict=True))
+    q = G - p
+    if construction == "paper":
+        D = lp_norm(avec, norm)  # Theorem 1: a = ||a||
+    else:
+        D = lp_norm([att.spread(t, a) for att, t, a in zip(atts, tv, avec, strict=True)], norm)
+    if p <= 0:
+        return -math.inf, math.inf, D
+    odds = p / q if q > 0 else math.inf
+    return _eps_from_odds(delta, p, odds, D), odds, D
+
+
+def _and_lower(atts, tv, delta, norm, p):
+    if p <= delta:
+        return math.inf
+    best = 0.0
+    diam = lp_norm([att.diameter for att in atts], norm)
+    if math.isfinite(diam) and p < 1:
+        best = float(bound.eps_ub(delta=delta, p=p, R=diam))
+    mgf = _lower_from_moment(
+        p, delta,
+        lambda e: math.prod(att.moment(e, t) for att, t in zip(atts, tv, strict=True)) - p,
+    )
+    return max(best, mgf)
+
+
+def _and_one_t(atts, tv, delta, norm, a, sides, construction, radii="common"):
+    p = math.prod(att.g(t, att.r) for att, t in zip(atts, tv, strict=True))
+    extra = {}
+    avec = _resolve_a(atts, a, tv)
+
+    def eps_at(av):
+        return _and_upper_at(atts, tv, delta, norm, av, construction)[0]
+
+    if avec is None:
+        if p + delta >= 1:
+            avec = _clipped(atts, tv, _largest_a(atts, tv))
+        else:
+            avec = _best_common_radii(atts, tv, eps_at)
+        if radii == "each" and len(atts) > 1 and p + delta < 1:
+            extra["common_a"] = eps_at(avec)
+            avec, _, extra["local_optimum"] = optimise_radii(eps_at, atts, tv, avec)
+    e_up, odds, D = _and_upper_at(atts, tv, delta, norm, avec, construction)
+    if sides == "upper":
+        low = math.inf
+    elif construction == "paper":
+        diam = lp_norm([att.diameter for att in atts], norm)
+        low = float(bound.eps_ub(delta=delta, p=p, R=diam)) if math.isfinite(diam) and 0 < p < 1 else math.inf
+    else:
+        low = _and_lower(atts, tv, delta, norm, p)
+    return dict(p=p, method="box", ratio=odds, distance=D, a=tuple(avec),
+                epsilon_upper=e_up, epsilon_lower=low, candidates=extra)
+
+
+# ------------------------------------------------------------------------------------------
+# OR events (Sec. 4.3, Theorem 2)
+# ------------------------------------------------------------------------------------------
+def _blocks_at(terms, atts, tv, delta, norm, avec, p_or):
+    """Corrected Theorem 2 at radii ``avec``: (epsilon, alpha, D)."""
+    index = {id(a): i for i, a in enumerate(atts)}
+    factor = 1.0
+    for term in terms:
+        ks = [index[id(att)] for att in term]
+        G = math.prod(atts[k].tile_mass(tv[k], avec[k]) for k in ks)
+        P = math.prod(atts[k].g(tv[k], atts[k].r) for k in ks)
+        if G - P <= 0:
+            return -math.inf, math.inf, math.inf
+        factor *= G / (G - P)
+    alpha = factor - 1.0
+    widths = [att.width(a) for att, a in zip(atts, avec, strict=True)]
+    D = 0.0
+    for term in terms:
+        v = list(widths)
+        for att in term:
+            k = index[id(att)]
+            v[k] = min(att.tile_spread(tv[k], avec[k]), widths[k])
+        D = max(D, lp_norm(v, norm))
+    return _eps_from_odds(delta, p_or, alpha, D), alpha, D
+
+
+def _paper_theorem2_at(atts, tv, delta, norm, avec):
+    """Theorem 2 as printed: min(eps_0, eps_k), exponent ||a||_inf, Pr[X̂_0] = prod g(a_i - r_i)."""
+    a = lp_norm(avec, math.inf)
+    H0 = math.prod(att.g(t, ai - att.r) for att, t, ai in zip(atts, tv, avec, strict=True))
+    X0 = math.prod(att.g(t, ai) for att, t, ai in zip(atts, tv, avec, strict=True)) - H0
+    cands = []
+    for p, q in [(X0, H0)] + [
+        (att.g(t, att.r), att.g(t, ai) - att.g(t, att.r)) for att, t, ai in zip(atts, tv, avec, strict=True)
+    ]:
+        if p <= 0 or q <= 0:
+            cands.append(-math.inf)
+        elif p + delta >= 1:
+            cands.append(math.inf)
+        else:
+            cands.append(float(bound.eps_main_formula(delta, p, q, a, NUMPY)))
+    return min(cands), cands
+
+
+def _or_one_t(terms, atts, tv, delta, norm, a, sides, construction, method, radii="common"):
+    p_or = terms_probability(terms, atts, tv)
+    diam = lp_norm([att.diameter for att in atts], norm)
+    info = {}
+    disjoint = len(atts) == sum(len(term) for term in terms)
+    candidates = {}
+    avec = _resolve_a(atts, a, tv)
+
+    if construction == "paper" and any(att.discrete for att in atts):
+        # Sec. 6.1 treats discrete OR events by inclusion-exclusion, as the sound path does
+        construction, method = "sound", "inclusion-exclusion"
+    if construction == "paper":
+        if not all(len(term) == 1 for term in terms):
+            raise ParameterError("construction='paper' (Theorem 2) covers an OR of single attributes only")
+        if avec is None:
+            avec = _best_common_radii(atts, tv, lambda av: _paper_theorem2_at(atts, tv, delta, norm, av)[0])
+        e, parts = _paper_theorem2_at(atts, tv, delta, norm, avec)
+        low = float(bound.eps_ub(delta=delta, p=p_or, R=diam)) if (
+            sides == "both" and math.isfinite(diam) and 0 < p_or < 1) else math.inf
+        return dict(p=p_or, method="paper-theorem2", ratio=math.nan, distance=lp_norm(avec, math.inf),
+                    a=tuple(avec), epsilon_upper=e, epsilon_lower=low,
+                    candidates={"eps_0": parts[0], **{f"eps_{k + 1}": v for k, v in enumerate(parts[1:])}})
+
+    if method in ("best", "inclusion-exclusion") and math.isfinite(diam):
+        odds = p_or / (1 - p_or) if p_or < 1 else math.inf
+        candidates["inclusion-exclusion"] = (_eps_from_odds(delta, p_or, odds, diam), odds, diam,
+                                             tuple(att.diameter for att in atts))
+    elif method == "inclusion-exclusion":
+        raise ParameterError(
+            "method='inclusion-exclusion' needs bounded attributes (its exponent is the diameter "
+            "of the space); use method='blocks'"
+        )
+    if method in ("best", "blocks"):
+        if not disjoint:
+            if method == "blocks":
+                raise ParameterError("method='blocks' needs the AND-sets of the OR to share no attribute")
+        else:
+            def eps_at(av):
+                return _blocks_at(terms, atts, tv, delta, norm, av, p_or)[0]
+
+            av = avec
+            if av is None:
+                av = _best_common_radii(atts, tv, eps_at)
+                if radii == "each" and len(atts) > 1 and p_or + delta < 1:
+                    info["common_a"] = eps_at(av)
+                    av, _, info["local_optimum"] = optimise_radii(eps_at, atts, tv, av)
+            e, alpha, D = _blocks_at(terms, atts, tv, delta, norm, av, p_or)
+            candidates["blocks"] = (e, alpha, D, tuple(av))
+    if not candidates:
+        raise ParameterError("no construction applies to this OR goal")
+    name = max(candidates, key=lambda k: candidates[k][0])
+    e_up, ratio, D, av = candidates[name]
+    if sides == "upper" or p_or <= delta:
+        low = math.inf
+    elif math.isfinite(diam):
+        low = float(bound.eps_ub(delta=delta, p=p_or, R=diam)) if p_or < 1 else math.inf
+    else:
+        low = or_lower_epsilon(terms, atts, tv, delta, p_or)
+        info["lower"] = "pointwise"
+    return dict(p=p_or, method=name, ratio=ratio, distance=D, a=av, epsilon_upper=e_up,
+                epsilon_lower=low, candidates={**{k: v[0] for k, v in candidates.items()}, **info})
+
+
+# ------------------------------------------------------------------------------------------
+# Public entry points
+# ------------------------------------------------------------------------------------------
+def _check_common(delta, sides, construction, norm, method):
+    if not (_is_real(delta) and math.isfinite(delta)):
+        raise ParameterError(f"delta must be a finite real number; got {delta!r}")
+    if not 0 < delta < 1:
+        raise ParameterError(f"delta must lie in (0, 1); got {delta}")
+    if sides not in _SIDES:
+        raise ParameterError(f"sides must be one of {_SIDES}; got {sides!r}")
+    if construction not in _CONSTRUCTIONS:
+        raise ParameterError(f"construction must be one of {_CONSTRUCTIONS}; got {construction!r}")
+    if method not in _OR_METHODS:
+        raise ParameterError(f"method must be one of {_OR_METHODS}; got {method!r}")
+    return check_norm(norm)
+
+
+def _all_t(atts):
+    if not all(att.finite for att in atts):
+        raise ParameterError(
+            "t is required when the goal has a continuous attribute (t=None, the worst case, is "
+            "enumerated for finite priors only)"
+        )
+    n = math.prod(len(att.values()) for att in atts)
+    if n > _MAX_ENUMERATION:
+        raise ParameterError(f"t=None would enumerate {n} combinations (max {_MAX_ENUMERATION}); pass t")
+    return itertools.product(*(att.values() for att in atts))
+
+
+def comparison_set_epsilon(
+    goal,
+    *,
+    delta: float,
+    t: Any = None,
+    norm: float = math.inf,
+    a: Any = None,
+    sides: str = "both",
+    construction: str = "sound",
+    method: str = "best",
+    radii: str = "common",
+) -> GoalResult:
+    r"""Epsilon that keeps the advantage in reaching ``goal`` at most ``delta``, by comparison
+    sets (Theorem 1 for AND, Sec. 4.3 / Theorem 2 for OR; see the module docstring).
+
+    Sound but not optimal; :func:`garesearch.events.epsilon_for_goal` calls it for
+    ``construction="sound"`` or ``"paper"`` (its default is the optimum over all mechanisms,
+    :func:`garesearch.goal_optimal.optimal_epsilon`).
+
+    Parameters
+    ----------
+    goal : Attribute, AllOf or AnyOf
+        Attributes combined with ``&`` (AND) and ``|`` (OR).  An OR of AND-sets is the
+        paper's collection :math:`\mathcal S` under variant 2 of Sec. 4.3.
+    delta : float
+        Bound on the advantage, in (0, 1).
+    t : Mapping or sequence, optional
+        True values, by attribute name or in order of appearance.  ``None``: the worst
+        combination (finite priors only).
+    norm : float
+        The records' distance is the :math:`\ell_{norm}` norm of the attribute distances;
+        in [1, inf], default inf (Theorem 1).  The epsilon is per unit of that distance.
+    a : float or sequence, optional
+        Comparison radii: one common ``a`` (each :math:`a_i = \min(a, R_i)`, Sec. 4.2) or
+        one per attribute.  Default: the common ``a`` that maximises epsilon.
+    sides : {"both", "upper"}
+        ``"both"`` bounds :math:`|\Pr_{post} - \Pr_{pre}|` (Def. 7); ``"upper"`` the gain only.
+    construction : {"sound", "paper"}
+        ``"paper"`` reproduces Theorem 1's exponent :math:`\lVert a \rVert` and Theorem 2 as
+        printed (neither is sound in general).
+    method : {"best", "blocks", "inclusion-exclusion"}
+        OR events only: the corrected block construction of Theorem 2, the
+        inclusion-exclusion bound with the whole complement, or the better of the two.
+    radii : {"common", "each"}
+        With ``a=None``: search one common radius (``"common"``, Sec. 4.2's
+        :math:`a_i = \min(a, R_i)`), or then optimise every :math:`a_i` on its own
+        (``"each"``, :func:`optimise_radii`; AND events and OR blocks).  ``"each"`` records
+        the epsilon at the best common radius as ``candidates["common_a"]`` and the final
+        local-optimality check as ``candidates["local_optimum"]``.
+
+    Returns
+    -------
+    GoalResult
+
+    Raises
+    ------
+    ParameterError
+        Bad input (empty goals, dependent attributes detected, wrong ``t``, ...).
+    InfeasibleError
+        If no epsilon > 0 meets the request.
+
+    Examples
+    --------
+    The cats of Sec. 6.1: uniform gender, five colours.
+
+    >>> from garesearch.goals import Attribute
+    >>> from garesearch.priors import Categorical
+    >>> gender = Attribute(Categorical({"M": .5, "F": .5}), r=0, name="gender")
+    >>> colour = Attribute(Categorical({"red": .2, "white": .1, "tabby": .25, "black": .4,
+    ...                                 "tortoise": .05}), r=0, name="colour")
+    >>> res = comparison_set_epsilon(gender & colour, delta=0.1)
+    >>> res.t["colour"], round(res.p, 3), round(res.epsilon, 3)
+    ('black', 0.2, 0.539)
+    >>> res = comparison_set_epsilon(gender | colour, delta=0.1)
+    >>> res.t["colour"], round(res.p, 3), round(res.epsilon, 4)
+    ('white', 0.55, 0.4013)
+    """
+    norm = _check_common(delta, sides, construction, norm, method)
+    if radii not in ("common", "each"):
+        raise ParameterError(f"radii must be 'common' or 'each'; got {radii!r}")
+    goal = as_goal(goal)
+    terms = goal.terms()
+    atts = attributes_of(terms)
+    event = "and" if len(terms) == 1 else "or"
+    ts = [resolve_t(atts, t)] if t is not None else [list(v) for v in _all_t(atts)]
+    results = []
+    for tv in ts:
+        if event == "and":
+            res = _and_one_t(atts, tv, delta, norm, a, sides, construction, radii)
+        else:
+            res = _or_one_t(terms, atts, tv, delta, norm, a, sides, construction, method, radii)
+        res["t"] = tv
+        results.append(res)
+    for res in results:
+        res["epsilon"] = min(res["epsilon_upper"], res["epsilon_lower"])
+    best = min(results, key=lambda res: res["epsilon"])
+    labels = [att.name if att.name else f"x{i}" for i, att in enumerate(atts)]
+    tdict = dict(zip(labels, best.pop("t"), strict=True))
+    if not best["epsilon"] > 0:
+        side = "upper" if best["epsilon_upper"] <= best["epsilon_lower"] else "lower"
+        raise InfeasibleError(
+            f"no epsilon > 0 keeps the advantage within delta={delta} at t={tdict} "
+            f"(p={best['p']:.6g}): the {side} side cannot be met. Allow larger comparison radii "
+            "(a), a larger delta" + (", or sides='upper'" if side == "lower" else "")
+        )
+    binding = "upper" if best["epsilon_upper"] <= best["epsilon_lower"] else "lower"
+    return GoalResult(t=tdict, event=event, binding=binding, delta=delta, norm=norm,
+                      construction=construction, **best)
+
+
+
+def or_blocks(goal, t, a, *, reach: int = 2) -> list[dict]:
+    r"""The blocks of the corrected Theorem 2 (Fig. 2b) around ``t``.
+
+    Tiles with half-widths ``a`` centred at :math:`t + 2\ell \circ a`, :math:`|\ell_i| \le`
+    ``reach``.  For each: ``centre``, ``half_width``, ``K`` (indices of the AND-sets whose ball
+    lies in the tile), the prior masses ``p_in`` (:math:`X'` in the tile) and ``p_out`` (the
+    rest of the tile), computed from the priors, and ``odds = p_in / p_out``.
+    """
+    terms = as_goal(goal).terms()
+    atts = attributes_of(terms)
+    tv = resolve_t(atts, t)
+    av = _resolve_a(atts, a, tv)
+    if any(att.discrete or isinstance(att, Coordinates) for att in atts):
+        raise ParameterError("or_blocks tiles numeric one-coordinate attributes only")
+    index = {id(x): i for i, x in enumerate(atts)}
+    blocks = []
+    for ell in itertools.product(range(-reach, reach + 1), repeat=len(atts)):
+        centre = [t0 + 2 * li * ai for t0, li, ai in zip(tv, ell, av, strict=True)]
+        tile = [float(att.prior.mass(c - ai, c + ai)) for att, c, ai in zip(atts, centre, av, strict=True)]
+        total = math.prod(tile)
+        # mass of the tile outside X': per term, coordinates of the term in the ball
+        # (only where the tile holds the ball, i.e. ell_i = 0) -> inclusion-exclusion
+        K = tuple(j for j, term in enumerate(terms) if all(ell[index[id(x)]] == 0 for x in term))
+        p_in = 0.0
+        for size in range(1, len(K) + 1):
+            for subset in itertools.combinations(K, size):
+                coords = {index[id(x)] for j in subset for x in terms[j]}
+                prob = math.prod(
+                    atts[k].g(tv[k], atts[k].r) if k in coords else tile[k] for k in range(len(atts))
+                )
+                p_in += (-1) ** (size + 1) * prob
+        p_out = total - p_in
+        blocks.append(dict(ell=ell, centre=tuple(centre), half_width=tuple(av), K=K,
+                           p_in=p_in, p_out=p_out, odds=p_in / p_out if p_out > 0 else math.inf))
+    return blocks
+
+
+# ------------------------------------------------------------------------------------------
+# A counterexample to Theorem 2 as printed
+# ------------------------------------------------------------------------------------------
+def _laplace_release_sup(weights, inside, h, eps) -> float:
+    r"""Largest posterior of ``inside`` over outputs of :math:`h(x) + \mathrm{Lap}(1/\epsilon)`
+    for a finite prior: between two consecutive values of ``h`` the posterior is monotone in
+    the output (:mod:`garesearch.exact`), and constant beyond the extreme ones, so the
+    supremum is attained at an output equal to some :math:`h(x)`."""
+    best = 0.0
+    logw = np.log(weights)
+    for y in np.unique(h):
+        lw = logw - eps * np.abs(y - h)
+        w = np.exp(lw - lw.max())
+        best = max(best, float(w[inside].sum() / w.sum()))
+    return best
+
+
+def theorem2_counterexample(delta: float = 0.1, s: float = 0.08) -> dict:
+    r"""Theorem 2 as printed is not sound: a concrete prior and an :math:`\epsilon`-DP
+    mechanism (w.r.t. :math:`\ell_\infty`) whose advantage at the printed epsilon exceeds
+    :math:`\delta` (Sec. 4.3).
+
+    Two independent attributes with values :math:`\{-4, 0, 4\}`, :math:`\Pr[0] = s`,
+    :math:`\Pr[\pm 4] = (1-s)/2`; true value :math:`t = (0, 0)`, precision :math:`r_i = 1`,
+    radii :math:`a_i = 4` (allowed: :math:`r_i \le a_i \le R_i = 8`).  The attacker wins if
+    :math:`x_1 = 0` or :math:`x_2 = 0`: :math:`p = 1 - (1-s)^2`.  Printed:
+    :math:`g(a_i) = 1`, :math:`g(a_i - 1) = g(r_i) = s`, so :math:`\epsilon_0 = \infty`
+    (:math:`\delta + 1 - s^2 \ge 1`) and :math:`\epsilon_k = -\ln\big(\frac{s}{1-s}
+    (\frac{1}{\delta + s} - 1)\big)/4`.  Mechanism: release :math:`h(x)`, the
+    :math:`\ell_\infty` distance from ``x`` to the nearest record of :math:`X'` (1-Lipschitz
+    w.r.t. :math:`\ell_\infty`) plus Laplace noise of scale :math:`1/\epsilon`,
+    which is :math:`\epsilon`-DP w.r.t. :math:`\ell_\infty`.  Every wrong record is at
+    distance 4 from :math:`X'`, and for outputs :math:`y \le 0`
+    :math:`\Pr_{post}[X'] = p / (p + (1-p) e^{-4\epsilon})`.
+
+    With the defaults: printed :math:`\epsilon \approx 0.2315`, :math:`p = 0.1536`,
+    posterior :math:`\approx 0.314 > p + \delta = 0.2536`.  Here the flaw that bites is the
+    :math:`\delta` term of :math:`\epsilon_k` (the block's prior ``s`` where the requirement is
+    on the whole event's ``p``); the exponent is not needed.  The corrected construction of
+    :func:`comparison_set_epsilon` keeps the same mechanism within ``delta``.
+
+    Returns
+    -------
+    dict
+        ``priors``, ``t``, ``r``, ``a``, ``p`` (of the OR event), ``epsilon_printed`` and its
+        parts ``eps_0, eps_1, eps_2``, ``posterior`` and ``advantage`` of the mechanism at the
+        printed epsilon, ``epsilon_sound`` (:func:`comparison_set_epsilon`, upper side) and
+        ``advantage_sound`` of the same mechanism there.
+    """
+    if not (_is_real(delta) and 0 < delta < 1):
+        raise ParameterError(f"delta must lie in (0, 1); got {delta!r}")
+    if not (_is_real(s) and 0 < s < 1):
+        raise ParameterError(f"s must lie in (0, 1); got {s!r}")
+    prior = {-4: (1 - s) / 2, 0: s, 4: (1 - s) / 2}
+    x1 = Attribute(Categorical(prior), r=1, name="x1")
+    x2 = Attribute(Categorical(dict(prior)), r=1, name="x2")
+    t, a = [0.0, 0.0], [4.0, 4.0]
+    eps_printed, parts = _paper_theorem2_at([x1, x2], t, delta, math.inf, a)
+    vals = np.array(list(prior))
+    X, Y = np.meshgrid(vals, vals, indexing="ij")
+    W = np.outer(list(prior.values()), list(prior.values()))
+    inside = (np.abs(X) <= 1) | (np.abs(Y) <= 1)
+    pts = np.stack([X.ravel(), Y.ravel()], axis=1).astype(float)
+    cheb = np.max(np.abs(pts[:, None, :] - pts[None, inside.ravel(), :]), axis=2)
+    h = cheb.min(axis=1).reshape(X.shape)  # l_inf distance to the records of X
+    p = float(W[inside].sum())
+    post = _laplace_release_sup(W, inside, h, eps_printed)
+    sound = comparison_set_epsilon(x1 | x2, delta=delta, t=t, sides="upper").epsilon
+    return dict(priors=(prior, dict(prior)), t=tuple(t), r=(1.0, 1.0), a=tuple(a), p=p,
+                epsilon_printed=eps_printed, eps_0=parts[0], eps_1=parts[1], eps_2=parts[2],
+                posterior=post, advantage=post - p, epsilon_sound=sound,
+                advantage_sound=_laplace_release_sup(W, inside, h, sound) - p)
