@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from .errors import ParameterError
-from .goals import AllOf, AnyOf, Attribute, Coordinates, or_probability
+from .goals import AllOf, AnyOf, Attribute, Coordinates, or_probability, resolve_t
 from .priors import Categorical, Prior
 
 __all__ = [
@@ -111,29 +110,9 @@ def build_model(goal, norm) -> GoalModel:
 
 
 def resolve_true_values(model: GoalModel, t) -> list:
-    """True values per part, from ``{name: value}`` or a sequence in order of appearance."""
-    objs = [part.obj for part in model.parts]
-    if isinstance(t, dict):
-        out = []
-        for o in objs:
-            if o.name is None or o.name not in t:
-                raise ParameterError(
-                    f"t: no value for part {o.label}; give t as {{name: value}} with every part named, "
-                    "or as a sequence in the order the parts appear")
-            out.append(o.check_t(t[o.name]))
-        extra = set(t) - {o.name for o in objs}
-        if extra:
-            raise ParameterError(f"t: unknown part names {sorted(extra)}")
-        return out
-    if isinstance(t, np.ndarray):
-        t = t.tolist()
-    if isinstance(t, (str, bytes)) or not isinstance(t, Sequence):
-        raise ParameterError(f"t must be a mapping or a sequence with one value per part; got {t!r}")
-    if len(objs) == 1 and isinstance(objs[0], Coordinates) and all(is_real(v) for v in t):
-        return [objs[0].check_t(t)]
-    if len(t) != len(objs):
-        raise ParameterError(f"t must have one value per part ({len(objs)}); got {len(t)}")
-    return [o.check_t(v) for o, v in zip(objs, t, strict=True)]
+    """True values per part, from ``{name: value}`` or a sequence in order of appearance
+    (:func:`garesearch.goals.resolve_t` over the model's parts)."""
+    return resolve_t([part.obj for part in model.parts], t)
 
 
 def true_coords(model: GoalModel, tv) -> list:
