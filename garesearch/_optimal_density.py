@@ -55,7 +55,12 @@ class DensityProblem:
     def __init__(self, prior: Prior, r: float, delta: float):
         self.prior, self.r, self.delta = prior, r, delta
         self.low, self.high = prior.support
-        self.ts = prior.t_candidates(r)
+        ts = prior.t_candidates(r)
+        # far out in a heavy tail float64 cannot place a ball of radius r (t +- r rounds):
+        # there the grid stops, and the far-tail limit (the supremum as t goes to the end,
+        # approached from below as the tail's exponential rate falls to 0) covers the rest
+        resolved = np.spacing(np.abs(ts)) <= r * 2.0**-26
+        self.ts = ts[resolved] if np.any(resolved) else ts
 
     def ball(self, t):
         lo, hi = max(t - self.r, self.low), min(t + self.r, self.high)
