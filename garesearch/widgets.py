@@ -264,6 +264,8 @@ def attribute_state(
     """
     from .attribute import epsilon_for_attribute
 
+    v = scalar_values(scale=scale, t_offset=t_offset, r=r, delta=delta, **({} if a is None else {"a": a}))
+    scale, t_offset, r, delta, a = v["scale"], v["t_offset"], v["r"], v["delta"], v.get("a")
     prior = make_prior(family, scale=scale)
     if family == "cats":
         t = "black" if t is None else t

@@ -206,7 +206,6 @@ def test_fuzz_epsilon_for_goal(r1, r2, delta, t1, op, construction):
     assert_contract(*call(run))
 
 
-@pytest.mark.xfail(strict=True, reason="attribute_state: raw exceptions from epsilon_for_attribute")
 @no_shrink
 @given(family=st.sampled_from(["normal", "uniform", "cats", "other"]), scale=core_values,
        t_offset=core_values, r=core_values, delta=core_values, a=st.one_of(st.none(), core_values))
