@@ -131,16 +131,12 @@ def _three_valued(i):
     return Attribute(Categorical({"a": 0.3, "b": 0.3, "c": 0.4}), r=0, name=f"x{i}")
 
 
-_LONG_RUN = pytest.mark.xfail(strict=True, reason="long run: the call exceeds 30 s instead of refusing up front",
-                              raises=Exception)
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("case", [
     "pointwise_continuous_scan",
     "categorical_1e5",
     "or_of_10",  # the optimum under the discrete metric: every combination of masses at once
-    pytest.param("and_of_10_each", marks=_LONG_RUN),  # construction='sound', radii='each'
+    "and_of_10_each",  # construction='sound', radii='each': refused up front (exponential search)
     "and_of_10_optimal",  # the product bound, within its budget
     "l2_cauchy",  # heavy tails: the lower side is refused up front
 ])
@@ -231,3 +227,9 @@ def test_fuzz_command_line_one_attribute(prior, r, delta, t, construction, side)
     code, _, err = run_cli(*argv, budget=LONG)
     assert code in (0, 1, 2), (argv, err)
     assert code == 0 or err.count("\n") == 1
+
+
+def test_radii_each_over_many_attributes_is_refused_up_front():
+    goal = functools.reduce(lambda u, v: u & v, [Attribute(Normal(0, 1), r=0.5, name=f"x{i}") for i in range(8)])
+    with pytest.raises(ga.ParameterError, match="radii='common'"):
+        epsilon_for_goal(goal, delta=0.1, radii="each", t={f"x{i}": 0.0 for i in range(8)}, construction="sound")
