@@ -69,7 +69,7 @@ class FiniteProblem:
 
     def __init__(self, prior: Categorical, r: float, delta: float):
         self.prior, self.r, self.delta = prior, r, delta
-        x = prior._x
+        x = prior.points
         self.x = x
         self.cum = np.concatenate([[0.0], np.cumsum(prior.probs)])
         self.lo_idx = np.searchsorted(x, x - r, side="left")

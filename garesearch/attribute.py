@@ -257,7 +257,7 @@ def _upper_sound_continuous(prior, t, r, delta, R):
             return eps_main(p, q_of(D), delta, D)
 
         def eps_of1(D):
-            q = prior._mass1(max(hi - D, cut_lo), min(lo + D, cut_hi)) - p
+            q = prior.mass1(max(hi - D, cut_lo), min(lo + D, cut_hi)) - p
             return _eps_main1(p, q, delta, D)
     else:  # the ball's mass underflows: Eq. (main) from log masses
         log_p = float(prior.log_tilted_mass(0.0, lo, hi, t)) if hi > lo else -math.inf
@@ -288,7 +288,7 @@ def _upper_sound_continuous(prior, t, r, delta, R):
 
 
 def _upper_sound_finite(prior: Categorical, t, r, delta, R):
-    x, w = prior._x, prior.probs
+    x, w = prior.points, prior.probs
     lo, hi = prior.correct_extent(t, r)
     inside = (x >= lo) & (x <= hi) & (np.abs(x - t) <= r)
     p = float(w[inside].sum())
@@ -483,7 +483,7 @@ def _paper_one_t(prior, t, r, delta, R, sides):
         R = prior.paper_R()
     p = float(prior.ball_mass(t, r))
     if isinstance(prior, Categorical):
-        d = np.abs(prior._x - t)
+        d = np.abs(prior.points - t)
         cand = np.unique(d[(d > r) & (d <= R)])
         if cand.size == 0 or p == 0:
             return p, None, math.inf
@@ -494,7 +494,7 @@ def _paper_one_t(prior, t, r, delta, R, sides):
     else:
         a, e = maximise(
             lambda a: eps_main(p, prior.ball_mass(t, a) - p, delta, a), r, R,
-            fun1=lambda a: _eps_main1(p, prior._mass1(t - a, t + a) - p, delta, a),
+            fun1=lambda a: _eps_main1(p, prior.mass1(t - a, t + a) - p, delta, a),
         )
         upper = None if a is None or not e > 0 else (e, float(prior.ball_mass(t, a) - p), a, a)
     low = float(bound.eps_ub(delta=delta, p=p, R=R)) if sides == "both" and 0 < p < 1 else math.inf

@@ -105,7 +105,7 @@ class CalibrationResult:
 
 def _spread(prior) -> float:
     if isinstance(prior, Categorical):
-        x = prior._x
+        x = prior.points
         gaps = np.diff(x)
         return float(np.min(gaps)) if gaps.size else 1.0
     q = np.asarray(prior.quantile(np.array([0.25, 0.75])), float)
@@ -228,10 +228,10 @@ def _average_composed_binary(prior, noise: ScaledNoise, r, delta, k, rtol):
         reconstruction_advantage,
     )
 
-    if not (isinstance(prior, Categorical) and len(prior.values) == 2 and 2 * r < prior._x[1] - prior._x[0]):
+    if not (isinstance(prior, Categorical) and len(prior.values) == 2 and 2 * r < prior.points[1] - prior.points[0]):
         # reconstruction_advantage raises the ParameterError that says what is supported
         reconstruction_advantage(prior, noise, scale=1.0, r=r, releases=k, prior_free=False)
-    gap = float(prior._x[1] - prior._x[0])
+    gap = float(prior.points[1] - prior.points[0])
     w1 = float(prior.probs[1])
     kappa, _ = baseline_success(prior, r)
 
@@ -276,7 +276,7 @@ def _subsampled(prior, noise, r, delta, reading, beta, k, q, sides, rtol):
 
     run(1.0)  # checks the prior and raises InfeasibleError for reading='worst'
     target = float(beta) if reading == "tail" else float(delta)
-    gap = float(abs(prior._x[1] - prior._x[0]))
+    gap = float(abs(prior.points[1] - prior.points[0]))
     scale = _solve(lambda sc: run(sc).value, target, gap, max(rtol, 1e-4), factor=2.0)
     res = run(scale)
     return scale, res.value, (res.t if reading == "tail" else None), res.method + ", discretization 1e-3"
@@ -359,7 +359,7 @@ def calibrate(prior: Prior, mechanism, *, r: float, delta: float, reading: str =
     noise = resolve(mechanism)
     k = int(releases)
     if noise.discrete and not (isinstance(prior, Categorical) and prior.metric == "absolute"
-                               and np.all(prior._x == np.round(prior._x))):
+                               and np.all(prior.points == np.round(prior.points))):
         raise ParameterError(f"prior: {noise.name} noise needs a Categorical prior on integers")
     if not (isinstance(sampling_prob, (int, float, np.integer, np.floating)) and 0 < sampling_prob <= 1):
         raise ParameterError(f"sampling_prob must lie in (0, 1]; got {sampling_prob!r}")

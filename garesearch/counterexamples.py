@@ -148,7 +148,7 @@ def soundness_search(construction: str = "paper", *, size: str = "small", mechan
         if not eq_main:
             continue
         if isinstance(prior, Categorical):
-            ts = prior._x
+            ts = prior.points
         else:
             ts = np.asarray(prior.quantile(np.array([0.02, 0.1, 0.3, 0.5])), float)
         for t in ts:

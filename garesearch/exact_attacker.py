@@ -30,7 +30,7 @@ def _guess_sets(prior, r, correct, target):
             members = [v] if correct is None else as_target_set(prior.values, correct(v), "correct(t)")
             pb_sets.append([u in members for u in prior.values])
         return list(prior.values), np.array(pb_sets)
-    x = prior._x
+    x = prior.points
     # an optimal ball can be shifted until its left end meets an atom
     guesses = x + r
     return list(guesses), np.array([np.abs(x - g) <= r + 1e-12 * max(1.0, abs(g)) for g in guesses])
@@ -42,7 +42,7 @@ def _outputs(prior, target):
         if tgt is None:
             raise ParameterError("target: the COUNT query needs a target value or set (discrete metric)")
         return np.array([1.0 if v in tgt else 0.0 for v in prior.values])
-    return prior._x
+    return prior.points
 
 
 def _ball_grid(pb, ys, lo, hi, n=401):

@@ -67,7 +67,7 @@ def _problem(prior, mech, eps, r, t, target, correct) -> _Problem:
     if target is not None or correct is not None:
         raise ParameterError("target and correct apply only to a prior with the discrete metric")
     if isinstance(prior, Categorical):
-        integ = integrator(prior, mech, eps, s=prior._x, w=prior.probs)
+        integ = integrator(prior, mech, eps, s=prior.points, w=prior.probs)
         ts, sets, make_set = _finite_sets(prior, r, t, None)
         return _Problem(integ, ts, sets, integ.prior_mass(sets), True, False, scale, make_set)
     integ = integrator(prior, mech, eps)
@@ -145,7 +145,7 @@ def _finite_sets(prior: Categorical, r, t, correct):
     else:
         if correct is not None:
             raise ParameterError("correct applies only to a prior with the discrete metric")
-        x = prior._x
+        x = prior.points
         ts = list(x) if t is None else [_check_t(prior, t)]
 
         def make_set(tt):
@@ -173,7 +173,7 @@ def _check_t(prior, t):
     if not isinstance(t, (int, float, np.integer, np.floating)) or not math.isfinite(t):
         raise ParameterError(f"t must be a finite number; got {t!r}")
     if isinstance(prior, Categorical):
-        if not np.any(prior._x == t):
+        if not np.any(prior.points == t):
             raise ParameterError(f"t must be a value of the prior; got {t}, values {prior.values}")
         return float(t)
     low, high = prior.support

@@ -193,7 +193,7 @@ class Attribute(_Goal):
         """Radii at which the ball mass jumps (finite priors)."""
         if self.discrete:
             return np.array([1.0])
-        return np.unique(np.abs(self.prior._x - t))
+        return np.unique(np.abs(self.prior.points - t))
 
     @property
     def prior_objects(self) -> tuple:
@@ -273,13 +273,13 @@ def _ball_quad(priors, t, z, norm, tol):
         if h < 0:
             return 0.0, 0.0
         if len(rest) == 1:
-            return float(rest[0]._mass1(trest[0] - h, trest[0] + h)), 0.0
+            return float(rest[0].mass1(trest[0] - h, trest[0] + h)), 0.0
         return _ball_quad(rest, trest, h, norm, tol)
 
     if isinstance(first, Categorical):
-        sel = np.abs(first._x - t0) <= z
+        sel = np.abs(first.points - t0) <= z
         total = err = 0.0
-        for x, w in zip(first._x[sel], first.probs[sel], strict=True):
+        for x, w in zip(first.points[sel], first.probs[sel], strict=True):
             v, e = inner(float(x))
             total += w * v
             err += w * e
@@ -351,7 +351,7 @@ def lp_ball_mass(priors: Sequence[Prior], t: Sequence[float], z: float, *, norm:
     if z < 0:
         out = 0.0
     elif math.isinf(norm) or len(priors) == 1:
-        out = math.prod(float(p._mass1(ti - z, ti + z)) for p, ti in zip(priors, t, strict=True))
+        out = math.prod(float(p.mass1(ti - z, ti + z)) for p, ti in zip(priors, t, strict=True))
     elif method == "auto":
         out = _closed_form_ball(priors, t, z, norm)
     if out is None:
@@ -475,7 +475,7 @@ class Coordinates(_Goal):
 
     def tile_mass(self, t, a) -> float:
         """Mass of the cube of half-width ``a`` around ``t`` (the central tile of the OR blocks)."""
-        return math.prod(float(p._mass1(ti - a, ti + a)) for p, ti in zip(self.priors, t, strict=True))
+        return math.prod(float(p.mass1(ti - a, ti + a)) for p, ti in zip(self.priors, t, strict=True))
 
     def tile_spread(self, t, a) -> float:
         return min(a * self.dim ** (1.0 / self.norm) + self.r, self.diameter)
@@ -499,7 +499,7 @@ class Coordinates(_Goal):
         :math:`E[e^{\epsilon D(X)}]` (class docstring)."""
         out = math.exp(epsilon * self.r)
         for p, ti in zip(self.priors, t, strict=True):
-            out *= p.tail_mgf(epsilon, ti, ti) + float(p._mass1(ti, ti))
+            out *= p.tail_mgf(epsilon, ti, ti) + float(p.mass1(ti, ti))
         return out
 
     def contains(self, x, t) -> np.ndarray:

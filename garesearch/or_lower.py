@@ -47,8 +47,8 @@ def _kernel_masses(att: Attribute, t, x, eps):
         return k, px + (1 - px) * math.exp(-eps)
     x = np.asarray(x, dtype=float)
     if isinstance(prior, Categorical):
-        ker = np.exp(-eps * np.abs(x[:, None] - prior._x[None, :])) * prior.probs[None, :]
-        ball = np.abs(prior._x - t) <= att.r
+        ker = np.exp(-eps * np.abs(x[:, None] - prior.points[None, :])) * prior.probs[None, :]
+        ball = np.abs(prior.points - t) <= att.r
         return ker[:, ball].sum(axis=1), ker.sum(axis=1)
     lo, hi = prior.correct_extent(t, att.r)
     low, high = prior.support
@@ -86,7 +86,7 @@ def _nodes(att: Attribute, t, eps, n):
         vals = list(prior.values)
         return vals, prior.probs.copy(), np.array([v == t for v in vals])
     if isinstance(prior, Categorical):
-        x = prior._x.copy()
+        x = prior.points.copy()
         return x, prior.probs.copy(), np.abs(x - t) <= att.r
     low, high = prior.support
     if isinstance(prior, Normal):

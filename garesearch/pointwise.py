@@ -217,7 +217,7 @@ class _Scan:
     def balls(self, ts):
         """Ends of :math:`X'` in the support and its mass; ``nan`` ends where it is empty."""
         if self.finite:
-            x = self.prior._x
+            x = self.prior.points
             cum = np.concatenate([[0.0], np.cumsum(self.prior.probs)])
             i = np.clip(np.searchsorted(x, ts - self.r, side="left"), 0, x.size - 1)
             j = np.clip(np.searchsorted(x, ts + self.r, side="right") - 1, 0, x.size - 1)
@@ -422,7 +422,7 @@ def _resolvable(prior: Prior, r: float, ts):
 def _spread(prior: Prior, r: float) -> tuple[float, float]:
     """Smallest and largest distances that matter (to start and stop the searches)."""
     if isinstance(prior, Categorical):
-        x = prior._x
+        x = prior.points
         gaps = np.diff(x)
         small = float(np.min(gaps)) if gaps.size else 1.0
         big = float(x[-1] - x[0]) if x.size > 1 else 1.0
@@ -501,7 +501,7 @@ def epsilon_pointwise(
             raise ParameterError(f"t must be a finite number; got {t!r}")
         if not low <= t <= high:
             raise ParameterError(f"t must lie in the prior's support [{low}, {high}]; got {t!r}")
-        if finite and not np.any(prior._x == float(t)):
+        if finite and not np.any(prior.points == float(t)):
             raise ParameterError(f"t={t!r} is not a value of this prior; values: {prior.values}")
         sc = _Scan(prior, r, delta, np.array([float(t)]), limit=False)
         if np.isnan(sc.lo[0]):

@@ -88,9 +88,20 @@ class Prior(ABC):
     def mass(self, lo, hi):
         r""":math:`\Pr[lo \le X \le hi]`, vectorised (0 where ``hi < lo``)."""
 
-    def _mass1(self, lo: float, hi: float) -> float:
-        """:meth:`mass` for two floats, as a float (subclasses may skip the array overhead)."""
+    def mass1(self, lo: float, hi: float) -> float:
+        """:meth:`mass` for two floats, as a float (subclasses may skip the array overhead):
+        the form the scalar searches call.
+
+        Examples
+        --------
+        >>> from garesearch.priors import Uniform
+        >>> Uniform(0, 4).mass1(1.0, 2.0)
+        0.25
+        """
         return float(self.mass(lo, hi))
+
+    def _mass1(self, lo, hi):  # former name
+        return self.mass1(lo, hi)
 
     def ball_mass(self, t, z):
         r"""The paper's :math:`g_t(z) = \Pr[|X - t| \le z]` (Sec. 4.1)."""
@@ -284,7 +295,7 @@ class PiecewiseUniform(Prior):
         out = np.where(hi >= lo, self.cdf(hi) - self.cdf(lo), 0.0)
         return np.clip(out, 0.0, 1.0)
 
-    def _mass1(self, lo, hi):
+    def mass1(self, lo, hi):
         # the operations of mass() on floats (same values), for the scalar searches
         if not hi >= lo:
             return 0.0
@@ -385,7 +396,7 @@ class Normal(Prior):
         out = s * (ndtr(s * zh) - ndtr(s * zl))
         return np.where(hi >= lo, np.minimum(np.maximum(out, 0.0), 1.0), 0.0)
 
-    def _mass1(self, lo, hi):
+    def mass1(self, lo, hi):
         # the operations of mass() on floats (same values), for the scalar searches
         ndtr = _special().ndtr
         if hi < lo:
@@ -677,6 +688,22 @@ class Categorical(Prior):
     ----------
     mapping : Mapping
         Values and their probabilities; probabilities in [0, 1] summing to 1.
+
+    Attributes
+    ----------
+    values : list
+        The values with positive probability (sorted when numeric).
+    probs : ndarray
+        Their probabilities.
+    points : ndarray or None
+        The numeric values as floats (``None`` under the discrete metric).
+    metric : {"absolute", "discrete"}
+
+    Examples
+    --------
+    >>> c = Categorical({3: 0.5, 1: 0.25, 2: 0.25})
+    >>> c.values, c.points.tolist(), c.metric
+    ([1, 2, 3], [1.0, 2.0, 3.0], 'absolute')
     """
 
     def __init__(self, mapping: Mapping):
@@ -713,7 +740,9 @@ class Categorical(Prior):
                 )
         self.values = [k for k, _ in items]
         self.probs = np.array([v for _, v in items]) / total
-        self._x = np.array([float(k) for k in self.values]) if numeric else None
+        #: The numeric values as a sorted float array, in the order of :attr:`values`
+        #: (``None`` under the discrete metric).
+        self.points = np.array([float(k) for k in self.values]) if numeric else None
 
     def __repr__(self):
         return f"Categorical({dict(zip(self.values, self.probs.tolist(), strict=True))})"
@@ -734,7 +763,7 @@ class Categorical(Prior):
     def support(self):
         if self.metric == "discrete":
             raise ParameterError("a Categorical prior with the discrete metric has no interval support")
-        return float(self._x[0]), float(self._x[-1])
+        return float(self.points[0]), float(self.points[-1])
 
     def _require_numeric(self):
         if self.metric != "absolute":
@@ -746,13 +775,13 @@ class Categorical(Prior):
         self._require_numeric()
         lo, hi = np.broadcast_arrays(np.asarray(lo, float), np.asarray(hi, float))
         cdf = np.concatenate([[0.0], np.cumsum(self.probs)])
-        i = np.searchsorted(self._x, lo, side="left")
-        j = np.searchsorted(self._x, hi, side="right")
+        i = np.searchsorted(self.points, lo, side="left")
+        j = np.searchsorted(self.points, hi, side="right")
         return np.where(j > i, cdf[j] - cdf[i], 0.0)
 
     def correct_extent(self, t, r):
         self._require_numeric()
-        inside = self._x[np.abs(self._x - t) <= r]
+        inside = self.points[np.abs(self.points - t) <= r]
         if inside.size == 0:
             return t, t  # X' holds no mass
         return float(inside[0]), float(inside[-1])
@@ -762,13 +791,13 @@ class Categorical(Prior):
         if not hasattr(self, "_panels"):
             from .tilted import PanelTable
 
-            self._panels = PanelTable(atoms=self._x, log_mass=np.log(self.probs))
+            self._panels = PanelTable(atoms=self.points, log_mass=np.log(self.probs))
         return self._panels.log_tilted_tail(k, x, side)
 
     def tail_mgf(self, epsilon, lo, hi):
         self._require_numeric()
-        out = (self._x < lo) | (self._x > hi)
-        dist = np.maximum(np.abs(self._x - lo), np.abs(self._x - hi))[out]
+        out = (self.points < lo) | (self.points > hi)
+        dist = np.maximum(np.abs(self.points - lo), np.abs(self.points - hi))[out]
         with np.errstate(over="ignore"):
             total = float(np.sum(self.probs[out] * np.exp(float(epsilon) * dist)))
         return total if math.isfinite(total) else math.inf
@@ -776,7 +805,7 @@ class Categorical(Prior):
     def quantile(self, u):
         self._require_numeric()
         cdf = np.cumsum(self.probs)
-        return self._x[np.minimum(np.searchsorted(cdf, u), self._x.size - 1)]
+        return self.points[np.minimum(np.searchsorted(cdf, u), self.points.size - 1)]
 
     def t_candidates(self, r):
         return np.asarray(self.values, dtype=float) if self.metric == "absolute" else None

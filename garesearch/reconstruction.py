@@ -137,7 +137,7 @@ def baseline_success(prior: Prior, r: float) -> tuple[float, float]:
     """
     r = _check_prior_r(prior, r)
     if isinstance(prior, Categorical):
-        x = prior._x
+        x = prior.points
         sets = _ball_sets(x, r)
         masses = sets.astype(float) @ prior.probs
         j = int(np.argmax(masses))
@@ -227,7 +227,7 @@ def binary_success_from_profile(dp_delta, w1: float) -> float:
 
 def _diameter(prior) -> float:
     if isinstance(prior, Categorical):
-        return float(prior._x[-1] - prior._x[0])
+        return float(prior.points[-1] - prior.points[0])
     low, high = prior.support
     return float(high - low)
 
@@ -261,7 +261,7 @@ def prior_free_bound(prior: Prior, mechanism, *, scale: float, r: float, release
 
 # ------------------------------------------------------------------------------------------
 def _finite_discrete(prior: Categorical, noise: ScaledNoise, s: float, r: float) -> float:
-    x, w = prior._x, prior.probs
+    x, w = prior.points, prior.probs
     if np.any(x != np.round(x)):
         raise ParameterError(f"prior: {noise.name} noise needs integer values; got {prior.values}")
     sets = _ball_sets(x, r).astype(float) * w[None, :]  # (n_sets, n_atoms)
@@ -278,7 +278,7 @@ def _finite_discrete(prior: Categorical, noise: ScaledNoise, s: float, r: float)
 def _binary_gaussian(prior: Categorical, s: float) -> float:
     from scipy.special import ndtr
 
-    (x0, x1), (w0, w1) = prior._x, prior.probs
+    (x0, x1), (w0, w1) = prior.points, prior.probs
     u = (x1 - x0) / s
     z = u / 2 + math.log(w0 / w1) / u
     return float(w0 * ndtr(z) + w1 * ndtr(u - z))
@@ -287,7 +287,7 @@ def _binary_gaussian(prior: Categorical, s: float) -> float:
 def _finite_continuous(prior: Categorical, noise: ScaledNoise, s: float, r: float) -> float:
     from scipy.optimize import brentq
 
-    x, w = prior._x, prior.probs
+    x, w = prior.points, prior.probs
     sets = _ball_sets(x, r)
     keep = np.unique(sets, axis=0, return_index=True)[1]
     sets = sets[np.sort(keep)]
@@ -455,7 +455,7 @@ def reconstruction_advantage(prior: Prior, mechanism, *, scale: float, r: float,
     finite = isinstance(prior, Categorical)
     if noise.discrete and not finite:
         raise ParameterError(f"prior: {noise.name} noise needs a Categorical prior on integers")
-    binary = finite and len(prior.values) == 2 and 2 * r < prior._x[1] - prior._x[0]
+    binary = finite and len(prior.values) == 2 and 2 * r < prior.points[1] - prior.points[0]
     s_eff = s
     if k > 1:
         if noise.name == "gaussian":
@@ -471,7 +471,7 @@ def reconstruction_advantage(prior: Prior, mechanism, *, scale: float, r: float,
     elif k > 1 and noise.name != "gaussian":
         from .accounting import privacy_profile
 
-        prof = privacy_profile(noise, scale=s, distance=float(prior._x[1] - prior._x[0]), releases=k)
+        prof = privacy_profile(noise, scale=s, distance=float(prior.points[1] - prior.points[0]), releases=k)
         success = binary_success_from_profile(prof.dp_delta, float(prior.probs[1]))
         method = f"binary secret, one hockey-stick divergence ({prof.source})"
     elif binary and noise.name == "gaussian":

@@ -76,7 +76,7 @@ def _binary(prior):
     if not (isinstance(prior, Categorical) and prior.metric == "absolute" and len(prior.values) == 2):
         raise ParameterError("prior: the subsampled Gaussian readings are computed for a binary secret "
                              "(a Categorical prior with two numeric values)")
-    x0, x1 = (float(v) for v in prior._x)
+    x0, x1 = (float(v) for v in prior.points)
     if 0.0 not in (x0, x1):
         raise ParameterError(
             f"prior: one of the two values must be 0 (a record that contributes nothing, the add-or-remove pair "

@@ -177,7 +177,7 @@ class _Posterior:
 
 def _centre_grid(prior, t, s):
     if isinstance(prior, Categorical):
-        core = prior._x
+        core = prior.points
     else:
         core = np.asarray(prior.quantile(np.array([1e-9, 1e-6, 1e-3, 0.02, 0.1, 0.3, 0.5, 0.7, 0.9, 0.98,
                                                    0.999, 1 - 1e-6, 1 - 1e-9])), float)
@@ -392,12 +392,12 @@ def advantage_tail(prior: Prior, mechanism, *, scale: float, r: float, delta: fl
             )
         s = s / math.sqrt(k)
     finite = isinstance(prior, Categorical)
-    if noise.discrete and not (finite and np.all(prior._x == np.round(prior._x))):
+    if noise.discrete and not (finite and np.all(prior.points == np.round(prior.points))):
         raise ParameterError(f"prior: {noise.name} noise needs a Categorical prior on integers")
     if t is not None:
         if not (isinstance(t, (int, float, np.integer, np.floating)) and math.isfinite(t)):
             raise ParameterError(f"t must be a finite number; got {t!r}")
-        if finite and not np.any(prior._x == t):
+        if finite and not np.any(prior.points == t):
             raise ParameterError(f"t must be a value of the prior; got {t}, values {prior.values}")
         if not finite:
             low, high = prior.support
@@ -428,7 +428,7 @@ def advantage_tail(prior: Prior, mechanism, *, scale: float, r: float, delta: fl
     if t is not None:
         ts = [float(t)]
     elif finite:
-        ts = [float(v) for v in prior._x]
+        ts = [float(v) for v in prior.points]
     else:
         ts = [float(v) for v in prior.t_candidates(r)]
     cache: dict[float, tuple] = {}

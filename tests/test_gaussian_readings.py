@@ -78,7 +78,7 @@ def test_binary_success_from_the_tradeoff_curve_equals_the_threshold(w1, sigma):
 # average reading: quadrature and Monte Carlo
 # ------------------------------------------------------------------------------------------
 def _success_quad(prior: Categorical, noise_pdf, r, lo, hi):
-    x, w = prior._x, prior.probs
+    x, w = prior.points, prior.probs
     guesses = x + r
 
     def h(y):
@@ -109,8 +109,8 @@ def test_integer_noise_success_against_brute_force_sum():
         pmf /= pmf.sum()
         ys = np.arange(-300, 310)
         best = np.zeros(ys.size)
-        for g0 in prior._x:  # balls [g0, g0 + 2r]
-            members = [(xi, wi) for xi, wi in zip(prior._x, prior.probs, strict=True) if g0 <= xi <= g0 + 2]
+        for g0 in prior.points:  # balls [g0, g0 + 2r]
+            members = [(xi, wi) for xi, wi in zip(prior.points, prior.probs, strict=True) if g0 <= xi <= g0 + 2]
             h = sum(wi * np.interp(ys - xi, ks, pmf) for xi, wi in members)
             best = np.maximum(best, h)
         res = reconstruction_advantage(prior, name, scale=s, r=1)
@@ -263,7 +263,7 @@ def test_tail_integer_noise_against_brute_force():
         pmf = np.exp(logw)
         pmf /= pmf.sum()
         ys = t + ks
-        joint = {xi: wi * np.interp(ys - xi, ks, pmf) for xi, wi in zip(prior._x, prior.probs, strict=True)}
+        joint = {xi: wi * np.interp(ys - xi, ks, pmf) for xi, wi in zip(prior.points, prior.probs, strict=True)}
         num = sum(v for xi, v in joint.items() if abs(xi - t) <= r)
         with np.errstate(invalid="ignore"):  # 0/0 far out, where the noise has no mass
             post = num / sum(joint.values())

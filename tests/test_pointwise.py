@@ -82,7 +82,7 @@ def test_never_below_the_sound_comparison_set(prior):
     low, high = prior.support
     r = 0.25 if np.isinf(high - low) else 0.1 * (high - low)
     # every 23rd candidate: from one far tail to the other through the bulk
-    ts = prior.t_candidates(r)[::23] if not isinstance(prior, Categorical) else prior._x
+    ts = prior.t_candidates(r)[::23] if not isinstance(prior, Categorical) else prior.points
     for t in ts:
         a = ga.epsilon_for_attribute(prior, r=r, delta=0.1, t=float(t), sides="upper", construction="sound")
         b = epsilon_pointwise(prior, r=r, delta=0.1, t=float(t), sides="upper")
