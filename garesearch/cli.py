@@ -106,6 +106,17 @@ def parse_prior(spec: str):
     ------
     ParameterError
         Naming the part of ``spec`` that is wrong.
+
+    Examples
+    --------
+    >>> parse_prior("normal:0,1")
+    Normal(0.0, 1.0)
+    >>> parse_prior("categorical:red=0.2,white=0.8")
+    Categorical({'red': 0.2, 'white': 0.8})
+    >>> parse_prior("normal:0")
+    Traceback (most recent call last):
+    ...
+    garesearch.errors.ParameterError: prior 'normal:0': normal takes MU,SIGMA (two numbers)
     """
     from . import priors
 
@@ -178,6 +189,13 @@ def parse_goal_expression(text: str, names) -> Any:
 
     Returns a nested tuple ``("and" | "or", [parts])`` with attribute names as leaves.
     ``&`` binds tighter than ``|``.
+
+    Examples
+    --------
+    >>> parse_goal_expression("a | b & c", ["a", "b", "c"])
+    ('or', ['a', ('and', ['b', 'c'])])
+    >>> parse_goal_expression("(a OR b) AND c", ["a", "b", "c"])
+    ('and', [('or', ['a', 'b']), 'c'])
     """
     toks = []
     shown = _clip(text)
@@ -238,7 +256,14 @@ def parse_goal_expression(text: str, names) -> Any:
 
 # ------------------------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of ``python -m garesearch epsilon`` (its ``--help`` has examples)."""
+    """The argument parser of ``python -m garesearch epsilon`` (its ``--help`` has examples).
+
+    Examples
+    --------
+    >>> args = build_parser().parse_args(["--prior", "normal:0,1", "--r", "0.5", "--delta", "0.1"])
+    >>> args.prior, args.delta, args.construction
+    ('normal:0,1', 0.1, 'optimal')
+    """
     p = _Parser(
         prog="python -m garesearch epsilon",
         description=(
@@ -610,8 +635,20 @@ def _text(out: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command; returns the exit status (module docstring: 0 done, 1 infeasible,
-    2 malformed input, 3 internal error)."""
+    r"""Run the command; returns the exit status (module docstring: 0 done, 1 infeasible,
+    2 malformed input, 3 internal error).
+
+    Examples
+    --------
+    A fair coin guessed exactly, ``delta = 0.1``: :math:`\epsilon = \ln 1.5` (Sec. 4.1):
+
+    >>> import contextlib, io, math
+    >>> with contextlib.redirect_stdout(io.StringIO()) as out:
+    ...     status = main(["--prior", "categorical:a=0.5,b=0.5", "--r", "0", "--delta", "0.1",
+    ...                    "--json"])
+    >>> status, abs(json.loads(out.getvalue())["epsilon"] - math.log(1.5)) < 1e-12
+    (0, True)
+    """
     argv = list(sys.argv[1:] if argv is None else argv)
     as_json = "--json" in argv
     try:
@@ -650,7 +687,17 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def fail(status: int, kind: str, message: str, as_json: bool) -> int:
-    """Report a failure of ``garesearch epsilon`` (module docstring); returns ``status``."""
+    """Report a failure of ``garesearch epsilon`` (module docstring); returns ``status``.
+
+    Examples
+    --------
+    >>> import contextlib, io
+    >>> with contextlib.redirect_stderr(io.StringIO()) as err:
+    ...     fail(2, "error", "delta must lie in (0, 1)", as_json=False)
+    2
+    >>> err.getvalue().strip()
+    'garesearch epsilon: error: delta must lie in (0, 1)'
+    """
     return _fail(status, kind, message, as_json, prog="garesearch epsilon")
 
 

@@ -309,6 +309,18 @@ def optimise_radii(fun, atts, tv, start, *, max_rounds: int = 50):
     Brent), repeated until a round gains nothing; finally a check that no point
     :math:`a + h v`, :math:`v \in \{-1, 0, 1\}^n`, at relative steps ``h`` of 1e-3 and 1e-5, is
     better.  Returns ``(a, value, local_optimum)``.
+
+    Examples
+    --------
+    A concave function with its maximum at ``(2, 3)``, inside the radii's range ``(r, 10]``:
+
+    >>> from garesearch.priors import Uniform
+    >>> x = Attribute(Uniform(0, 10), r=1, name="x")
+    >>> y = Attribute(Uniform(0, 10), r=2, name="y")
+    >>> a, value, local = optimise_radii(lambda v: -((v[0] - 2) ** 2 + (v[1] - 3) ** 2), [x, y],
+    ...                                  [5.0, 5.0], [2.5, 2.5])
+    >>> max(abs(a[0] - 2), abs(a[1] - 3)) < 1e-6, local
+    (True, True)
     """
     bounds = _radius_bounds(atts, tv)
     x = np.array(start, dtype=float)
@@ -657,6 +669,21 @@ def or_blocks(goal, t, a, *, reach: int = 2) -> list[dict]:
     ``reach``.  For each: ``centre``, ``half_width``, ``K`` (indices of the AND-sets whose ball
     lies in the tile), the prior masses ``p_in`` (:math:`X'` in the tile) and ``p_out`` (the
     rest of the tile), computed from the priors, and ``odds = p_in / p_out``.
+
+    Examples
+    --------
+    Two Uniform(0, 10) attributes at ``t = (5, 5)`` with ``r = (1, 2)``, tiles of half-width 3:
+    the central tile :math:`[2, 8]^2` has mass 0.36, of which the records with
+    :math:`x \notin [4, 6]` and :math:`y \notin [3, 7]` (mass :math:`0.4 \cdot 0.2`) miss
+    :math:`X'`.
+
+    >>> from garesearch.priors import Uniform
+    >>> x = Attribute(Uniform(0, 10), r=1, name="x")
+    >>> y = Attribute(Uniform(0, 10), r=2, name="y")
+    >>> blocks = or_blocks(x | y, {"x": 5, "y": 5}, 3.0, reach=1)
+    >>> centre = [b for b in blocks if b["ell"] == (0, 0)][0]
+    >>> abs(centre["p_in"] - 0.28) < 1e-12, abs(centre["p_out"] - 0.08) < 1e-12
+    (True, True)
     """
     terms = as_goal(goal).terms()
     atts = attributes_of(terms)
@@ -735,6 +762,22 @@ def theorem2_counterexample(delta: float = 0.1, s: float = 0.08) -> dict:
         parts ``eps_0, eps_1, eps_2``, ``posterior`` and ``advantage`` of the mechanism at the
         printed epsilon, ``epsilon_sound`` (:func:`comparison_set_epsilon`, upper side) and
         ``advantage_sound`` of the same mechanism there.
+
+    Examples
+    --------
+    The printed epsilon and the posterior against the closed forms above:
+
+    >>> import math
+    >>> res = theorem2_counterexample()
+    >>> s, delta = 0.08, 0.1
+    >>> eps_k = -math.log(s / (1 - s) * (1 / (delta + s) - 1)) / 4
+    >>> p = 1 - (1 - s) ** 2
+    >>> abs(res["epsilon_printed"] - eps_k) < 1e-12
+    True
+    >>> abs(res["posterior"] - p / (p + (1 - p) * math.exp(-4 * eps_k))) < 1e-12
+    True
+    >>> res["advantage"] > delta >= res["advantage_sound"]
+    True
     """
     if not (_is_real(delta) and 0 < delta < 1):
         raise ParameterError(f"delta must lie in (0, 1); got {delta!r}")

@@ -195,7 +195,7 @@ def epsilon_for_goal(
 
 
 def epsilon_for(goal_or_prior, *, delta: float, r: float | None = None, **kwargs):
-    """One entry point for one attribute or a goal.
+    r"""One entry point for one attribute or a goal.
 
     A :class:`~garesearch.priors.Prior` (with ``r``) or a single :class:`Attribute` goes to
     :func:`garesearch.attribute.epsilon_for_attribute` (Sec. 4.1); a combination of
@@ -205,6 +205,19 @@ def epsilon_for(goal_or_prior, *, delta: float, r: float | None = None, **kwargs
     Returns
     -------
     AttributeResult, OptimalResult, OptimalGoalResult or GoalResult
+
+    Examples
+    --------
+    A fair coin guessed exactly (``r = 0``), ``delta = 0.1``: :math:`\epsilon =
+    \ln\frac{(p+\delta)(1-p)}{p(1-p-\delta)} = \ln 1.5`, for a prior or an attribute alike:
+
+    >>> import math
+    >>> from garesearch.priors import Categorical
+    >>> coin = Categorical({"heads": 0.5, "tails": 0.5})
+    >>> abs(epsilon_for(coin, r=0, delta=0.1).epsilon - math.log(1.5)) < 1e-12
+    True
+    >>> abs(epsilon_for(Attribute(coin, r=0), delta=0.1).epsilon - math.log(1.5)) < 1e-12
+    True
     """
     if isinstance(goal_or_prior, Prior):
         if r is None:
@@ -229,7 +242,7 @@ def epsilon_for(goal_or_prior, *, delta: float, r: float | None = None, **kwargs
 
 
 def epsilon_for_each(goals: Iterable, *, delta: float, **kwargs) -> SeparateResult:
-    """Sec. 4.3, variant 1: protect each set of sensitive attributes separately.
+    r"""Sec. 4.3, variant 1: protect each set of sensitive attributes separately.
 
     Each goal gets its own epsilon (:func:`epsilon_for`, the optimal construction unless
     ``construction`` says otherwise); the smallest one protects all of them at once (it gives
@@ -239,6 +252,21 @@ def epsilon_for_each(goals: Iterable, *, delta: float, **kwargs) -> SeparateResu
     -------
     SeparateResult
         ``epsilon`` (the smallest), ``worst`` (its index) and every ``results``.
+
+    Examples
+    --------
+    A fair coin (:math:`\ln 1.5`) and a biased one (the rarer side, ``p = 0.2``:
+    :math:`\ln\frac{0.3 \cdot 0.8}{0.2 \cdot 0.7} = \ln(12/7)`); the fair coin needs more noise:
+
+    >>> import math
+    >>> from garesearch.priors import Categorical
+    >>> fair = Attribute(Categorical({"a": 0.5, "b": 0.5}), r=0)
+    >>> biased = Attribute(Categorical({"a": 0.8, "b": 0.2}), r=0)
+    >>> res = epsilon_for_each([fair, biased], delta=0.1)
+    >>> res.worst, abs(res.epsilon - math.log(1.5)) < 1e-12
+    (0, True)
+    >>> abs(res.results[1].epsilon - math.log(12 / 7)) < 1e-12
+    True
     """
     import numpy as np
 

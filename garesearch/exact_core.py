@@ -43,6 +43,17 @@ class _Problem:
 
 
 def as_target_set(values, target, name):
+    """``target`` as a list of values of the prior (``None`` stays ``None``);
+    :class:`~garesearch.ParameterError` naming ``name`` for a value not in ``values`` (beyond
+    the paper: argument checking).
+
+    Examples
+    --------
+    >>> as_target_set(["red", "white"], "red", "target")
+    ['red']
+    >>> as_target_set(["red", "white"], None, "target") is None
+    True
+    """
     if target is None:
         return None
     if isinstance(target, (str, tuple)) or not isinstance(target, Iterable):
@@ -470,11 +481,32 @@ def _zoom_t(pb, sides, a, b, best, points=33, rounds=4):
 
 
 def check_additive(mechanism):
+    """:class:`~garesearch.ParameterError` unless ``mechanism`` is additive noise (a
+    :class:`~garesearch.mechanisms.Mechanism`; beyond the paper: argument checking).
+
+    Examples
+    --------
+    >>> from garesearch.mechanisms import Laplace
+    >>> check_additive(Laplace()) is None
+    True
+    """
     if not isinstance(mechanism, Mechanism):
         raise ParameterError(f"mechanism must be an additive-noise garesearch.mechanisms.Mechanism; got {mechanism!r}")
 
 
 def check_exact_args(epsilon, sides):
+    """:class:`~garesearch.ParameterError` unless ``epsilon > 0`` is finite and ``sides`` is
+    ``'both'``, ``'upper'`` or ``'lower'`` (beyond the paper: argument checking).
+
+    Examples
+    --------
+    >>> check_exact_args(1.0, "upper") is None
+    True
+    >>> check_exact_args(0.0, "both")
+    Traceback (most recent call last):
+    ...
+    garesearch.errors.ParameterError: epsilon must be a finite number > 0; got 0.0
+    """
     if not isinstance(epsilon, (int, float, np.integer, np.floating)) or not (
         math.isfinite(float(epsilon)) and float(epsilon) > 0
     ):
@@ -611,6 +643,14 @@ def or_event(prior: Categorical) -> Callable:
     matches the truth in at least one component.
 
     Returns a callable ``t -> [values sharing a component with t]`` to pass as ``correct``.
+
+    Examples
+    --------
+    Two attributes (colour, gender): a guess is correct when either component matches.
+
+    >>> cats = Categorical({(c, g): 0.25 for c in ("red", "white") for g in "MF"})
+    >>> or_event(cats)(("red", "M"))
+    [('red', 'M'), ('red', 'F'), ('white', 'M')]
     """
     if not (isinstance(prior, Categorical) and prior.metric == "discrete"
             and all(isinstance(v, tuple) for v in prior.values)):
@@ -630,6 +670,19 @@ def posterior(prior: Prior, mechanism: Mechanism, *, epsilon: float, r: float, t
     :func:`exact_advantage` (discrete metric).  For
     :class:`~garesearch.mechanisms.RandomizedResponse`, ``y`` is a value of the prior or a
     list of values.
+
+    Examples
+    --------
+    A fair coin released with Laplace noise of scale 1: the posterior of the truth ``t = 0``
+    after ``y = 0`` is :math:`1 / (1 + e^{-\epsilon})` (likelihood ratio :math:`e^{\epsilon}`);
+    at ``y = 1/2`` the likelihoods tie.
+
+    >>> import math
+    >>> from garesearch.mechanisms import Laplace
+    >>> coin = Categorical({0: 0.5, 1: 0.5})
+    >>> post = posterior(coin, Laplace(), epsilon=1.0, r=0, t=0, y=[0.0, 0.5])
+    >>> bool(abs(post[0] - 1 / (1 + math.exp(-1))) < 1e-12), bool(abs(post[1] - 0.5) < 1e-12)
+    (True, True)
     """
     check_exact_args(epsilon, "both")
     if t is None:
@@ -710,6 +763,18 @@ def exact_epsilon(
     InfeasibleError
         If the advantage exceeds ``delta`` at every epsilon (for instance Gaussian noise: its
         posterior tends to 0 or 1 in the far tails whatever the scale).
+
+    Examples
+    --------
+    For a fair coin and ``r = 0`` the advantage is :math:`\tanh(\epsilon/2)/2`, so the crossing
+    is :math:`2\,\mathrm{artanh}(2\delta)`:
+
+    >>> import math
+    >>> from garesearch.mechanisms import Laplace
+    >>> coin = Categorical({0: 0.5, 1: 0.5})
+    >>> eps = exact_epsilon(coin, Laplace(), r=0, delta=0.1)
+    >>> abs(eps - 2 * math.atanh(0.2)) < 1e-9
+    True
     """
     from scipy.optimize import brentq
 

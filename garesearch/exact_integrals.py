@@ -23,14 +23,13 @@ from .mechanisms import Laplace
 from .priors import Continuous, Normal, PiecewiseUniform, Prior
 from .tilted import log_diff_exp
 
-__all__ = ["Atoms", "NormalClosed", "Quadrature", "Segments", "TiltedLaplace", "finite_fourth_moment",
-           "integrator", "log_ndtr_diff", "lse"]
+__all__ = ["Atoms", "NormalClosed", "Quadrature", "Segments", "TiltedLaplace", "integrator", "log_ndtr_diff"]
 
 _GL_NODES = 24
 _GL_TOL = 1e-7
 
 
-def lse(a, axis):
+def _lse(a, axis):
     """log-sum-exp along ``axis`` that returns ``-inf`` for all ``-inf`` inputs."""
     m = np.max(a, axis=axis, keepdims=True)
     m = np.where(np.isfinite(m), m, 0.0)
@@ -76,18 +75,18 @@ class Atoms:
 
     def log_mass(self, ys, sets):
         lf = self._lf(ys)  # (ny, k)
-        return lse(np.where(sets[None, :, :], lf[:, None, :], -np.inf), axis=2)
+        return _lse(np.where(sets[None, :, :], lf[:, None, :], -np.inf), axis=2)
 
     def log_total(self, ys):
-        return lse(self._lf(ys), axis=1)
+        return _lse(self._lf(ys), axis=1)
 
     def prior_mass(self, sets):
         return sets.astype(float) @ self.w
 
     def limit(self, sign, sets):
         lw = self.logw + self.mech.limit_logweights(self.s, sign, self.eps)
-        tot = lse(lw[None, :], axis=1)
-        return np.exp(lse(np.where(sets, lw[None, :], -np.inf), axis=1) - tot)
+        tot = _lse(lw[None, :], axis=1)
+        return np.exp(_lse(np.where(sets, lw[None, :], -np.inf), axis=1) - tot)
 
     def y_grid(self, scale):
         u = np.unique(self.s)
@@ -115,7 +114,7 @@ class Segments:
         B = np.minimum(self.b[None, :], np.asarray(hi, float)[:, None])
         y = np.asarray(ys, float)[:, None, None]
         li = self.mech.log_interval(y - B[None], y - A[None], self.eps) + self.logd
-        return lse(li, axis=2)
+        return _lse(li, axis=2)
 
     def log_total(self, ys):
         return self.log_mass(ys, (np.array([self.a[0]]), np.array([self.b[-1]])))[:, 0]
@@ -125,7 +124,7 @@ class Segments:
         A = np.maximum(self.a[None, :], lo[:, None])
         B = np.minimum(self.b[None, :], hi[:, None])
         li = self.mech.log_interval(y[:, None] - B, y[:, None] - A, self.eps) + self.logd
-        return lse(li, axis=1)
+        return _lse(li, axis=1)
 
     def log_tilt(self, sign, lo, hi, c):
         r""":math:`\ln \int_{lo}^{hi} e^{\pm(x - c)/b} d\pi(x)`, segment by segment (arrays broadcast)."""
@@ -135,7 +134,7 @@ class Segments:
         end = B if kap > 0 else A
         with np.errstate(divide="ignore", invalid="ignore"):
             seg = kap * (end - c) + np.log(-np.expm1(-abs(kap) * (B - A))) - math.log(abs(kap)) + self.logd
-        return lse(np.where(B > A, seg, -np.inf), axis=-1)
+        return _lse(np.where(B > A, seg, -np.inf), axis=-1)
 
     def prior_mass(self, sets):
         return np.asarray(self.prior.mass(*sets), float)
@@ -342,7 +341,7 @@ class Quadrature:
                 lv = (self.logpdf(nodes) + self.mech.log_density(y[..., None, None], nodes, self.eps)
                       + np.log(half * w))
             lv = np.where(half > 0, lv, -np.inf)
-            res.append(lse(lv.reshape(*lv.shape[:-2], -1), axis=-1))
+            res.append(_lse(lv.reshape(*lv.shape[:-2], -1), axis=-1))
         fine, coarse = res
         with np.errstate(invalid="ignore"):
             err = np.abs(np.expm1(coarse - fine))
@@ -394,7 +393,7 @@ class Quadrature:
             return np.array([self._tilt(sign, a, c) for a, c in zip(lo, hi, strict=True)])
         if tail == "light" and math.isfinite(end):
             return ((lo < end) & (end <= hi) if sign > 0 else (lo <= end) & (end < hi)).astype(float)
-        if tail == "heavy" and (isinstance(self.prior, Normal) or finite_fourth_moment(self.prior)):
+        if tail == "heavy" and (isinstance(self.prior, Normal) or _finite_fourth_moment(self.prior)):
             return self.prior_mass(sets)
         if tail == "light" and isinstance(self.prior, Normal):
             return np.zeros_like(lo)
@@ -407,7 +406,7 @@ class Quadrature:
         return self.prior.quantile(u)
 
 
-def finite_fourth_moment(prior) -> bool:
+def _finite_fourth_moment(prior) -> bool:
     try:
         m = float(prior.dist.moment(4))
     except Exception:
@@ -416,6 +415,22 @@ def finite_fourth_moment(prior) -> bool:
 
 
 def integrator(prior, mech, eps, s=None, w=None):
+    """The integrator of the posterior's masses for ``prior`` under ``mech`` at ``eps`` (atoms
+    ``s`` with weights ``w`` if given; beyond the paper).
+
+    Examples
+    --------
+    A Normal prior under Laplace noise has closed forms; its prior mass of a ball is the normal
+    one:
+
+    >>> from scipy.stats import norm
+    >>> integ = integrator(Normal(0.0, 1.0), Laplace(), 1.0)
+    >>> type(integ).__name__
+    'NormalClosed'
+    >>> m = integ.prior_mass((np.array([-1.0]), np.array([1.0])))
+    >>> bool(abs(m[0] - (norm.cdf(1) - norm.cdf(-1))) < 1e-12)
+    True
+    """
     if s is not None:
         return Atoms(s, w, mech, eps)
     if isinstance(prior, PiecewiseUniform):

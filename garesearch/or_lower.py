@@ -114,7 +114,20 @@ def or_lower_ratio(terms, atts, tv, eps, n: int = 40) -> float:
     r"""Bound :math:`I(\epsilon) \ge \Pr_{post}[C]/\Pr_{post}[X']` for an OR goal (the
     complement :math:`C` of :math:`X'`), for every :math:`\epsilon`-DP mechanism w.r.t. any
     :math:`\ell_p` norm and every output; see :func:`or_lower_epsilon`.  Tensor-product
-    quadrature with ``n`` panels per attribute (exact sums for finite priors)."""
+    quadrature with ``n`` panels per attribute (exact sums for finite priors).
+
+    Examples
+    --------
+    At :math:`\epsilon = 0` the kernel is the prior mass ``p`` of :math:`X'`, so the ratio is
+    :math:`(1-p)/p`; for two fair coins and "either matches", ``p = 3/4``:
+
+    >>> from garesearch.goals import Attribute
+    >>> from garesearch.priors import Categorical
+    >>> x = Attribute(Categorical({"a": 0.5, "b": 0.5}), r=0, name="x")
+    >>> y = Attribute(Categorical({"a": 0.5, "b": 0.5}), r=0, name="y")
+    >>> abs(or_lower_ratio((x | y).terms(), [x, y], ["a", "a"], 0.0) - 1 / 3) < 1e-12
+    True
+    """
     nodes = [_nodes(att, t, eps, n) for att, t in zip(atts, tv, strict=True)]
     while math.prod(len(nd[1]) for nd in nodes) > _GRID_BUDGET and n > 4:
         n //= 2  # fewer panels per attribute: the tensor grid must fit in memory
@@ -188,6 +201,21 @@ def or_lower_epsilon(terms, atts, tv, delta, p) -> float:
     difference is used.  (Restricting :math:`x'` to one :math:`A_i` gives the weaker
     :math:`K \ge k_i \prod_{j\ne i} m_j`; the inclusion-exclusion form uses all of
     :math:`X'`.)  Not in the paper, which has no lower-side bound for unbounded OR events.
+
+    Examples
+    --------
+    Two fair coins, "either matches" (``p = 3/4``): the only wrong record ``(b, b)`` has
+    :math:`K_1 = (e^{-2\epsilon} + 2e^{-\epsilon})/4`, so :math:`I = 1/(u^2 + 2u)` with
+    :math:`u = e^{-\epsilon}`, and :math:`I = 0.35/0.65` gives :math:`u = \sqrt{20/7} - 1`:
+
+    >>> import math
+    >>> from garesearch.goals import Attribute
+    >>> from garesearch.priors import Categorical
+    >>> x = Attribute(Categorical({"a": 0.5, "b": 0.5}), r=0, name="x")
+    >>> y = Attribute(Categorical({"a": 0.5, "b": 0.5}), r=0, name="y")
+    >>> eps = or_lower_epsilon((x | y).terms(), [x, y], ["a", "a"], 0.1, 0.75)
+    >>> abs(eps - -math.log(math.sqrt(20 / 7) - 1)) < 1e-9
+    True
     """
     if p <= delta:
         return math.inf
