@@ -41,6 +41,7 @@ __all__ = [
     "claim",
     "clear_cache",
     "evaluate_check",
+    "largest_distance",
     "registered_claims",
     "verdict_from_checks",
 ]
@@ -307,3 +308,15 @@ def clear_cache() -> None:
     """
     for f in _CACHED:
         f.cache_clear()
+
+
+def largest_distance(a_lo, a_hi, b_lo, b_hi) -> float:
+    r"""Largest :math:`|x - y|` for :math:`x \in [a_lo, a_hi]`, :math:`y \in [b_lo, b_hi]`: the
+    distance that goes into the exponent between a set of correct guesses and a comparison set.
+
+    Examples
+    --------
+    >>> largest_distance(-1.0, 1.0, 1.0, 3.0)  # X' = [-1, 1], X^ = (1, 3]: from -1 to 3
+    4.0
+    """
+    return max(abs(a_hi - b_lo), abs(b_hi - a_lo))

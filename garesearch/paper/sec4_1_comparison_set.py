@@ -10,7 +10,7 @@ import numpy as np
 import sympy as sp
 
 from .. import priors
-from ._claim import Check, Evidence, claim
+from ._claim import Check, Evidence, claim, largest_distance
 from ._proof import (
     PROVED_UNDER_CONDITIONS,
     REFUTED,
@@ -211,11 +211,6 @@ def normal_R() -> Derivation:
 # ------------------------------------------------------------------------------------------
 # The claims
 # ------------------------------------------------------------------------------------------
-def _largest_distance(a_lo, a_hi, b_lo, b_hi) -> float:
-    """Largest |x - y| for x in [a_lo, a_hi], y in [b_lo, b_hi]."""
-    return max(abs(a_hi - b_lo), abs(b_hi - a_lo))
-
-
 @claim('S4.1.Xhat_def', location='Sec 4.1 (univariate), def. of X_hat_a; used in Thm 1, Sec 6',
        statement="X_hat_a = {x | forall x' in X': d(x,x')<=a} \\ X' = {x | r < d(x,t) <= a};  Pr = g(a)-g(r), exponent a",
        derivations={'comparison_set_distance': 'result'})
@@ -227,7 +222,7 @@ def _s41_xhat():
     far = np.abs(xs - t) + r
     all_within = xs[(far <= a + 1e-12) & ~inside]
     paper_set = xs[(np.abs(xs - t) > r) & (np.abs(xs - t) <= a)]
-    dist = max(_largest_distance(t - r, t + r, -a, -r), _largest_distance(t - r, t + r, r, a))
+    dist = max(largest_distance(t - r, t + r, -a, -r), largest_distance(t - r, t + r, r, a))
     ce = soundness_counterexample()
     return Evidence(
         paper="X_hat_a = {x | forall x' in X': d(x,x')<=a} \\ X' = {x | r < d(x,t) <= a}; exponent a",
@@ -295,7 +290,7 @@ def _s41_uniform_corner():
     a2 = 2 * a
     comp_lo, comp_hi = hi, a2  # the comparison set (2r, 2a], all on one side
     q = float(U.mass(comp_lo, comp_hi))
-    dist = _largest_distance(lo, hi, comp_lo, comp_hi)
+    dist = largest_distance(lo, hi, comp_lo, comp_hi)
     whole = float(U.mass(0.0, a2))
     return Evidence(
         paper="distance up to 2a; take a'=2a, Pr[X']=2r/R, g(a')=a'/R",

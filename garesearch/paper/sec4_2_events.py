@@ -13,7 +13,7 @@ import sympy as sp
 from .. import events, priors
 from .._backend import MPMATH, NUMPY, sympy_backend
 from . import printed
-from ._claim import Check, Evidence, claim
+from ._claim import Check, Evidence, claim, largest_distance
 from ._proof import (
     PROVED_UNDER_CONDITIONS,
     REFUTED,
@@ -324,14 +324,9 @@ def or_eps_k_delta_term() -> Derivation:
 # ------------------------------------------------------------------------------------------
 # The claims
 # ------------------------------------------------------------------------------------------
-def _largest_distance(a_lo, a_hi, b_lo, b_hi) -> float:
-    """Largest |x - y| for x in [a_lo, a_hi], y in [b_lo, b_hi]."""
-    return max(abs(a_hi - b_lo), abs(b_hi - a_lo))
-
-
 def _box_distance(lo1, hi1, lo2, hi2) -> float:
     """Largest l-infinity distance between two boxes given by per-coordinate bounds."""
-    return float(max(_largest_distance(a, b, c, d) for a, b, c, d in zip(lo1, hi1, lo2, hi2, strict=True)))
+    return float(max(largest_distance(a, b, c, d) for a, b, c, d in zip(lo1, hi1, lo2, hi2, strict=True)))
 
 
 @claim("T1.AND_formula", location="Thm 1 (AND events)",
