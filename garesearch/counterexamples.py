@@ -5,7 +5,8 @@ paper is not sound.
 - :func:`soundness_search` and :func:`soundness_counterexamples`: a search for priors and
   mechanisms at which Eq. (main) (Sec. 3.2) fails: the exact advantage of a mechanism
   (:mod:`garesearch.exact`) at a construction's epsilon;
-- :func:`garesearch.events.theorem2_counterexample`: Theorem 2's OR construction.
+- :func:`theorem2_counterexample`: Theorem 2's OR construction as printed (defined with the
+  comparison sets, :mod:`garesearch.comparison_sets`).
 """
 
 from __future__ import annotations
@@ -17,12 +18,18 @@ import numpy as np
 
 from . import bound
 from .attribute import epsilon_for_attribute
+from .comparison_sets import theorem2_counterexample
 from .errors import InfeasibleError, ParameterError
 from .exact_core import exact_advantage
 from .mechanisms import GenCauchy, Laplace, Mechanism
 from .priors import Categorical, Continuous, Normal, PiecewiseUniform, Uniform
 
-__all__ = ["paper_counterexample", "soundness_counterexamples", "soundness_search"]
+__all__ = [
+    "paper_counterexample",
+    "soundness_counterexamples",
+    "soundness_search",
+    "theorem2_counterexample",
+]
 
 
 # ------------------------------------------------------------------------------------------
