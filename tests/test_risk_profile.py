@@ -109,6 +109,27 @@ def test_theorem_1_is_attained(eps, p, q):
 # ------------------------------------------------------------------------------------------
 # approximate DP: a linear program over every mechanism with four outputs
 # ------------------------------------------------------------------------------------------
+def _max_mass_above(A, b, k, m, p, q, c):
+    """The LP over the three output distributions (S, N, absent; ``m`` outputs each) under the
+    privacy rows ``A x <= b``: the largest mass of outputs ``0..k-1`` for a person in S, each of
+    them with ratio at least R (``c = 1/R - p q``)."""
+    A, b = list(A), list(b)
+    for j in range(k):
+        row = np.zeros(3 * m)
+        row[m + j], row[2 * m + j], row[j] = p * (1 - q), 1 - p, -c
+        A.append(row)
+        b.append(0.0)
+    Aeq = np.zeros((3, 3 * m))
+    for i in range(3):
+        Aeq[i, i * m:(i + 1) * m] = 1
+    obj = np.zeros(3 * m)
+    obj[:k] = -1
+    res = optimize.linprog(obj, A_ub=np.array(A), b_ub=b, A_eq=Aeq, b_eq=np.ones(3), bounds=(0, 1),
+                           method="highs")
+    assert res.status == 0
+    return -res.fun
+
+
 def _lp_beta(R, p, q, eps, delta, m=4):
     """Largest Pr[ratio >= R] for a person in S over (eps, delta)-DP mechanisms with m outputs."""
     c = 1 / R - p * q
@@ -126,20 +147,7 @@ def _lp_beta(R, p, q, eps, delta, m=4):
                 row[y * m:(y + 1) * m] -= E * ind
                 A.append(row)
                 b.append(delta)
-        for j in range(k):
-            row = np.zeros(3 * m)
-            row[m + j], row[2 * m + j], row[j] = p * (1 - q), 1 - p, -c
-            A.append(row)
-            b.append(0.0)
-        Aeq = np.zeros((3, 3 * m))
-        for i in range(3):
-            Aeq[i, i * m:(i + 1) * m] = 1
-        obj = np.zeros(3 * m)
-        obj[:k] = -1
-        res = optimize.linprog(obj, A_ub=np.array(A), b_ub=b, A_eq=Aeq, b_eq=np.ones(3), bounds=(0, 1),
-                               method="highs")
-        assert res.status == 0
-        best = max(best, -res.fun)
+        best = max(best, _max_mass_above(A, b, k, m, p, q, c))
     return best
 
 
@@ -225,20 +233,7 @@ def _lp_beta_tangents(R, p, q, mu, m=3, n_tangents=400):
                     row[x * m:(x + 1) * m] += sl * ind
                     A.append(row)
                     b.append(sl * t - ft)
-        for j in range(k):
-            row = np.zeros(3 * m)
-            row[m + j], row[2 * m + j], row[j] = p * (1 - q), 1 - p, -c
-            A.append(row)
-            b.append(0.0)
-        Aeq = np.zeros((3, 3 * m))
-        for i in range(3):
-            Aeq[i, i * m:(i + 1) * m] = 1
-        obj = np.zeros(3 * m)
-        obj[:k] = -1
-        res = optimize.linprog(obj, A_ub=np.array(A), b_ub=b, A_eq=Aeq, b_eq=np.ones(3), bounds=(0, 1),
-                               method="highs")
-        assert res.status == 0
-        best = max(best, -res.fun)
+        best = max(best, _max_mass_above(A, b, k, m, p, q, c))
     return best
 
 
