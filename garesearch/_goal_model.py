@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from .errors import ParameterError
-from .goals import AllOf, AnyOf, Attribute, Coordinates, or_probability, resolve_t
+from .goals import AllOf, AnyOf, Attribute, Coordinates, attributes_of, or_probability, resolve_t
 from .priors import Categorical, Prior
 
 __all__ = [
@@ -80,18 +80,7 @@ def build_model(goal, norm) -> GoalModel:
         raise ParameterError(
             f"goal must be an Attribute, Coordinates or a combination with & and |; got {type(goal).__name__}")
     terms = goal.terms()
-    objs: list = []
-    for term in terms:
-        for part in term:
-            if not any(part is o for o in objs):
-                objs.append(part)
-    for x, y in itertools.combinations(objs, 2):
-        if any(u is v for u in x.prior_objects for v in y.prior_objects):
-            raise ParameterError(
-                f"parts {x.label} and {y.label} share one prior object: the attributes of a goal must "
-                "be independent (give each its own prior, or describe correlated ones by a joint prior)")
-        if x.name is not None and x.name == y.name:
-            raise ParameterError(f"two different parts are both named {x.name!r}")
+    objs = attributes_of(terms)  # distinct, independent, uniquely named
     parts, priors, discrete = [], [], []
     for obj in objs:
         start = len(priors)
