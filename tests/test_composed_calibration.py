@@ -12,6 +12,7 @@ import math
 
 import mpmath
 import pytest
+from oracle_binary import gauss_binary_success_mp
 
 from garesearch.accounting import dp_accounting_available, gaussian_dp_delta, privacy_profile
 from garesearch.calibration import calibrate
@@ -24,20 +25,11 @@ needs_accounting = pytest.mark.skipif(
 )
 
 
-def _gauss_binary_mp(w1, mu, dps=40):
-    """Bayes success, two atoms mu noise-units apart, Gaussian noise: threshold test at 40 digits."""
-    with mpmath.workdps(dps):
-        w1 = mpmath.mpf(w1)
-        w0, m = 1 - w1, mpmath.mpf(mu)
-        z = m / 2 + mpmath.log(w0 / w1) / m
-        return float(w0 * mpmath.ncdf(z) + w1 * mpmath.ncdf(m - z))
-
-
 @pytest.mark.parametrize("w1", [0.5, 0.2, 0.45, 0.9, 1e-4])
 @pytest.mark.parametrize("mu", [0.05, 1.0, 3.0])
 def test_success_from_profile_is_the_gaussian_threshold_test(w1, mu):
     got = binary_success_from_profile(lambda e: gaussian_dp_delta(e, mu=mu), w1)
-    assert got == pytest.approx(_gauss_binary_mp(w1, mu), abs=1e-13)
+    assert got == pytest.approx(gauss_binary_success_mp(w1, mu), abs=1e-13)
 
 
 def test_success_from_profile_ends():

@@ -13,6 +13,7 @@ import math
 import mpmath
 import numpy as np
 import pytest
+from oracle_binary import gauss_binary_success_mp
 
 from garesearch import InfeasibleError, ParameterError
 from garesearch.accounting import dp_accounting_available
@@ -38,18 +39,10 @@ def _success_one_step_mp(w1, q, d, s, dps=30):
         return float(mpmath.quad(f, [-mpmath.inf, y0 - 5 * s, y0, y0 + 5 * s, mpmath.inf]))
 
 
-def _gauss_binary_mp(w1, mu, dps=40):
-    with mpmath.workdps(dps):
-        w1 = mpmath.mpf(w1)
-        w0, m = 1 - w1, mpmath.mpf(mu)
-        z = m / 2 + mpmath.log(w0 / w1) / m
-        return float(w0 * mpmath.ncdf(z) + w1 * mpmath.ncdf(m - z))
-
-
 def test_no_subsampling_is_the_gaussian_threshold_test():
     prior = Categorical({0: 0.7, 2: 0.3})
     res = subsampled_gaussian_reading(prior, scale=1.5, sampling_prob=1.0, steps=4)
-    assert res.success == pytest.approx(_gauss_binary_mp(0.3, 2 * 2 / 1.5), abs=1e-12)
+    assert res.success == pytest.approx(gauss_binary_success_mp(0.3, 2 * 2 / 1.5), abs=1e-12)
     assert res.baseline == 0.7 and res.value == pytest.approx(res.success - 0.7)
 
 
