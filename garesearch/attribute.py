@@ -731,7 +731,6 @@ def _sound_far_tail(prior, r, delta):
 
 
 #: former private names (kept for callers that still use them)
-_eps_main, _maximise = eps_main, maximise
 
 # candidates within this relative distance of the scan's minimum are evaluated exactly
 _NEAR = 1e-6

@@ -91,5 +91,3 @@ __all__ = [
     "soundness_counterexamples",
     "soundness_search",
 ]
-
-_log_ndtr_diff = log_ndtr_diff  # former private name

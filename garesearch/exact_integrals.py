@@ -55,9 +55,6 @@ def log_ndtr_diff(a, b):
     return np.where(b > a, out, -np.inf)
 
 
-_log_ndtr_diff = log_ndtr_diff  # former private name
-
-
 # ------------------------------------------------------------------------------------------
 # Integrators: log of  int_{set} f(y | s(x)) dpi(x), vectorised over outputs and sets.
 # A "set" is a boolean mask over atoms (finite priors) or an interval (lo, hi).
@@ -173,7 +170,7 @@ class NormalClosed:
         :math:`e^{\pm x/b}` is :math:`\mathcal N(\mu \pm \sigma^2/b, \sigma^2)`."""
         k, mu, s = sign / self.b, self.mu, self.sig
         m = mu + k * s * s
-        return k * (mu - c) + 0.5 * (k * s) ** 2 + _log_ndtr_diff((lo - m) / s, (hi - m) / s)
+        return k * (mu - c) + 0.5 * (k * s) ** 2 + log_ndtr_diff((lo - m) / s, (hi - m) / s)
 
     def _log_mass_pairs(self, y, lo, hi):
         mu, s, b = self.mu, self.sig, self.b
@@ -181,15 +178,15 @@ class NormalClosed:
             k = 1.0 / b
             c = math.log(k / 2) + 0.5 * (k * s) ** 2
             up = np.minimum(hi, y)  # part x < y: e^{-k(y - x)}
-            a1 = c - k * (y - mu) + _log_ndtr_diff((lo - mu - k * s * s) / s, (up - mu - k * s * s) / s)
+            a1 = c - k * (y - mu) + log_ndtr_diff((lo - mu - k * s * s) / s, (up - mu - k * s * s) / s)
             dn = np.maximum(lo, y)  # part x > y: e^{-k(x - y)}
-            a2 = c + k * (y - mu) + _log_ndtr_diff((dn - mu + k * s * s) / s, (hi - mu + k * s * s) / s)
+            a2 = c + k * (y - mu) + log_ndtr_diff((dn - mu + k * s * s) / s, (hi - mu + k * s * s) / s)
             return np.logaddexp(a1, a2)
         v = s * s + b * b  # Gaussian noise
         m = (mu * b * b + y * s * s) / v
         sd = s * b / math.sqrt(v)
         log_marg = -0.5 * (y - mu) ** 2 / v - 0.5 * math.log(2 * math.pi * v)
-        return log_marg + _log_ndtr_diff((lo - m) / sd, (hi - m) / sd)
+        return log_marg + log_ndtr_diff((lo - m) / sd, (hi - m) / sd)
 
     def log_mass(self, ys, sets):
         lo, hi = (np.asarray(v, float)[None, :] for v in sets)
@@ -207,7 +204,7 @@ class NormalClosed:
         lo, hi = (np.asarray(v, float) for v in sets)
         if self.mech.tail == "exponential":
             m = self.mu + sign * self.sig**2 / self.b
-            return np.exp(_log_ndtr_diff((lo - m) / self.sig, (hi - m) / self.sig))
+            return np.exp(log_ndtr_diff((lo - m) / self.sig, (hi - m) / self.sig))
         return np.zeros_like(lo)
 
     def quantile(self, u):

@@ -112,9 +112,6 @@ def log_tilted_interval(prior: Prior, k: float, lo: float, hi: float, c: float) 
     return float(prior.log_tilted_mass(k, lo, hi, c))
 
 
-_log_mgf = log_tilted_interval  # former private name
-
-
 def _log_ratio(prior: Prior, eps: float, lo, hi, side: str, strict: bool):
     r""":math:`\ln J(\epsilon)` (``side="upper"``) or :math:`\ln I(\epsilon)` (``"lower"``) for the
     balls ``[lo, hi]`` (arrays; ``lo``, ``hi`` the ends of :math:`X'` in the support)."""

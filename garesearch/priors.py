@@ -100,9 +100,6 @@ class Prior(ABC):
         """
         return float(self.mass(lo, hi))
 
-    def _mass1(self, lo, hi):  # former name
-        return self.mass1(lo, hi)
-
     def ball_mass(self, t, z):
         r"""The paper's :math:`g_t(z) = \Pr[|X - t| \le z]` (Sec. 4.1)."""
         t = np.asarray(t, dtype=float)

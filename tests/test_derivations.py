@@ -614,9 +614,9 @@ def test_ratio_identity_and_mgf_closed_form_against_nested_quadrature():
 
 
 def test_truncated_normal_mgf_code_path_deep_in_the_tail():
-    """pointwise._log_mgf (the code that uses the closed form) against mpmath at 40 digits,
+    """pointwise.log_tilted_interval (the code that uses the closed form) against mpmath at 40 digits,
     including a window 30 sigma out where the plain difference of CDFs underflows."""
-    from garesearch.pointwise import _log_mgf
+    from garesearch.pointwise import log_tilted_interval
 
     prior = Normal(1.0, 2.0)
     with mpmath.workdps(40):
@@ -624,7 +624,7 @@ def test_truncated_normal_mgf_code_path_deep_in_the_tail():
             # many subintervals: 30 sigma out the integrand falls by e^{-62} across the window
             exact = mpmath.quad(lambda x, k=k, c=c: mpmath.exp(k * (x - c)) * mpmath.npdf(x, 1, 2),
                                 mpmath.linspace(lo, hi, 21))
-            assert _log_mgf(prior, k, lo, hi, c) == pytest.approx(float(mpmath.log(exact)), rel=1e-11)
+            assert log_tilted_interval(prior, k, lo, hi, c) == pytest.approx(float(mpmath.log(exact)), rel=1e-11)
 
 
 def test_pointwise_dominates_eq_main_example():
