@@ -113,12 +113,19 @@ class DensityProblem:
         def clip(t, s):
             return min(max(t, lo), hi), min(max(s, 0.0), 1.0)
 
-        best = float(f(np.array([t0]), np.array([[s0]]))[0, 0])
+        def stencil(t, s):
+            """The 3 x 3 stencil around ``(t, s)`` (inside the box: one-sided where a bound
+            is touched) and the value at ``(t, s)`` itself, in one evaluation."""
+            tc = min(max(t, lo + h * T), hi - h * T) if T > 0 else t
+            sc = min(max(s, h * S), 1.0 - h * S)
+            rows = np.empty((4, 3))
+            rows[:3] = sc + S * off
+            rows[3] = s
+            F = f(np.append(tc + T * off, t), rows)
+            return F[:3], float(F[3, 0])
+
+        F, best = stencil(t0, s0)
         for _ in range(40):
-            # stencil inside the box (one-sided where a bound is touched)
-            tc = min(max(t0, lo + h * T), hi - h * T) if T > 0 else t0
-            sc = min(max(s0, h * S), 1.0 - h * S)
-            F = f(tc + T * off, np.broadcast_to(sc + S * off, (3, 3)))
             if not np.all(np.isfinite(F)):
                 break
             gt = (F[2, 1] - F[0, 1]) / (2 * h)
@@ -142,14 +149,17 @@ class DensityProblem:
             if norm > 1.0:
                 d = d / norm
             step[idx] = d
-            if newton is not None and float(np.max(np.abs(step))) < 1e-8:
+            if newton is not None and (float(np.max(np.abs(step))) < 1e-8
+                                       or 0.5 * float(g @ d) <= 1e-15 * abs(best)):
                 break  # at the maximum: the value is exact to rounding (the peak is flat)
             moved = False
             for _ in range(12):
+                if float(np.max(np.abs(step))) < 1e-8:
+                    break
                 t1, s1 = clip(t0 + T * step[0], s0 + S * step[1])
-                v = float(f(np.array([t1]), np.array([[s1]]))[0, 0])
+                F1, v = stencil(t1, s1)  # the trial point with its stencil, for the next step
                 if v > best:
-                    best, moved = v, True
+                    best, moved, F = v, True, F1
                     t0, s0 = t1, s1
                     break
                 step *= 0.25

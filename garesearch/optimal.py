@@ -236,6 +236,9 @@ def _secant(g, x, lo=-math.inf, hi=math.inf, rtol=1e-15, sound=True, reach=1e-6)
     return lo if sound else x
 
 
+RTOL_GRID = 1e-6
+
+
 def _solve(pb, delta, side, ts):
     """Largest epsilon with the side's worst advantage <= delta: ``(eps, t, c, value)``.
 
@@ -295,19 +298,31 @@ def _solve(pb, delta, side, ts):
         adv = pb.grid(e, side, grid_ts)
         i, j = np.unravel_index(int(np.argmax(adv)), adv.shape)
         return 0.0, float(grid_ts[i]), pb.centre(float(grid_ts[i]), float(S_GRID[j])), float(adv[i, j])
-    x = _secant(g_grid, 0.5 * (lo + hi), lo, hi, rtol=1e-6, sound=False)
+    x = _secant(g_grid, 0.5 * (lo + hi), lo, hi, rtol=RTOL_GRID, sound=False)
     cands = pb.candidates(pb.grid(math.exp(x), side, grid_ts), grid_ts)
 
-    def local(x):
-        """(value, best candidate or None for the far-tail limit) at log-epsilon x."""
+    def local(x, every=True):
+        """(value, best candidate or None for the far-tail limit) at log-epsilon x; with
+        ``every=False`` only the candidate that led at the last full pass is climbed (the
+        secant's inner steps; every candidate is climbed again before the answer)."""
         e = math.exp(x)
-        vals = [pb.climb(e, side, c, t_range) for c in cands]
-        k = int(np.argmax(vals))
+        if every or lead[0] is None:
+            vals = [pb.climb(e, side, c, t_range) for c in cands]
+            k = int(np.argmax(vals))
+            lead[0] = k
+        else:
+            k = lead[0]
+            vals = {k: pb.climb(e, side, cands[k], t_range)}
         lim = limit(e)
         return (lim, None) if lim >= vals[k] else (vals[k], cands[k])
 
+    lead = [None]
     for _ in range(5):
-        x = _secant(lambda x: local(x)[0] - delta, x)
+        local(x)  # every candidate once: which one leads
+        x = _secant(lambda x: local(x, every=False)[0] - delta, x)
+        previous = lead[0]
+        if local(x)[0] > delta and lead[0] != previous:
+            continue  # another candidate leads at this epsilon: its root
         adv = pb.grid(math.exp(x), side, grid_ts)
         if float(np.max(adv)) <= delta:
             break
