@@ -46,6 +46,8 @@ Closed forms (each written once against a backend ``B``, evaluated in float64 or
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import NamedTuple
 
 import mpmath
 import numpy as np
@@ -56,11 +58,13 @@ from .errors import ParameterError
 
 __all__ = [
     "NOISES",
+    "NoiseFormulas",
     "gencauchy_mass_formula",
     "laplace_scale",
     "noise_bound",
     "noise_density",
     "noise_density_inverse",
+    "noise_formulas",
     "noise_mass",
     "sample_noise",
 ]
@@ -474,6 +478,46 @@ _DENSITY_INVERSE = {
     "gencauchy": gencauchy_density_inverse_formula,
     "gaussian": gaussian_density_inverse_formula,
 }
+
+
+class NoiseFormulas(NamedTuple):
+    """The closed forms of one noise density, each written once against a backend ``B``."""
+
+    mass: Callable  #: :math:`P(a)`, the probability that :math:`|\eta| \le a`
+    bound: Callable  #: its inverse, the ``a`` with :math:`P(a) = p`
+    density: Callable  #: :math:`f(x)`
+    density_inverse: Callable  #: the ``x >= 0`` with :math:`f(x) = y`
+
+
+def noise_formulas(noise: str) -> NoiseFormulas:
+    """The backend-generic closed forms of one noise density at scale 1 (App. A.1), for
+    derivations that evaluate them symbolically (sympy), at 50 digits (mpmath) or in float64.
+
+    Parameters
+    ----------
+    noise : {"laplace", "gencauchy", "gaussian"}
+
+    Returns
+    -------
+    NoiseFormulas
+        ``mass(a, B)``, ``bound(p, B)``, ``density(x, B)``, ``density_inverse(y, B)``.
+
+    Raises
+    ------
+    ParameterError
+        For an unknown ``noise``.
+
+    Examples
+    --------
+    >>> from garesearch._backend import NUMPY
+    >>> f = noise_formulas("laplace")
+    >>> round(float(f.mass(1.0, NUMPY)), 12)  # 1 - e^-1
+    0.632120558829
+    >>> round(float(f.bound(f.mass(2.0, NUMPY), NUMPY)), 12)
+    2.0
+    """
+    kind = _noise(noise)
+    return NoiseFormulas(_MASS[kind], _BOUND[kind], _DENSITY[kind], _DENSITY_INVERSE[kind])
 
 
 def _noise(noise: str) -> str:

@@ -58,7 +58,8 @@ def _mass_by_quadrature(density, av):
 def _numeric_checks(kind: str, float_path: bool = True) -> dict:
     """The mpmath path at 50 digits against quadrature, and (``float_path``) the float path
     against it."""
-    mass, density = noise._MASS[kind], noise._DENSITY[kind]
+    formulas = noise.noise_formulas(kind)
+    mass, density = formulas.mass, formulas.density
     worst, worst_float = mp(0), 0.0
     with workdps():
         dens = lambda t: density(t, MPMATH)  # noqa: E731
@@ -76,7 +77,7 @@ def _numeric_checks(kind: str, float_path: bool = True) -> dict:
         inverse = []
         for text in _PROBS:
             pv = mp(text)
-            av = noise._BOUND[kind](pv, MPMATH)
+            av = formulas.bound(pv, MPMATH)
             inverse.append(abs(_mass_by_quadrature(dens, av) - pv) / pv)
         worst_inverse = max(inverse)
         require(worst_inverse < mp("1e-40"), f"{kind}: P(bound(p)) = p by quadrature")
@@ -362,7 +363,8 @@ def one_formula_noise_scaling() -> Derivation:
     """
     S = sympy_backend()
     for kind in noise.NOISES:
-        P, f = noise._MASS[kind], noise._DENSITY[kind]
+        formulas = noise.noise_formulas(kind)
+        P, f = formulas.mass, formulas.density
         lhs = sp.diff(P(a / xi, S), a).subs(sp.sqrt(2), s2)
         rhs = (2 * f(a / xi, S) / xi).subs(sp.sqrt(2), s2)
         require(reduce_mod_square(lhs - rhs, s2, 2) == 0, f"{kind}: d/da P(a/xi) = 2 f(a/xi)/xi")
@@ -371,7 +373,7 @@ def one_formula_noise_scaling() -> Derivation:
     with workdps():
         for kind in noise.NOISES:
             for xv, av in ((mp("0.25"), mp("0.3")), (mp(3), mp(2)), (mp("1.86"), mp("5.5"))):
-                scaled = lambda t, k=kind, xv=xv: noise._DENSITY[k](t / xv, MPMATH) / xv  # noqa: E731
+                scaled = lambda t, k=kind, xv=xv: noise.noise_formulas(k).density(t / xv, MPMATH) / xv  # noqa: E731
                 exact = _mass_by_quadrature(scaled, av)
                 got = noise.noise_mass(av, noise=kind, scale=xv, dps=50)
                 worst = max(worst, abs(got - exact) / exact)
