@@ -333,16 +333,7 @@ def log_tail_mgf(prior: Prior, epsilon: float, lo: float, hi: float) -> float:
     >>> round(math.exp(log_tail_mgf(Categorical({0: 0.5, 1: 0.5}), 1.0, 0.0, 0.0)), 6)
     1.359141
     """
-    e, lo, hi = float(epsilon), float(lo), float(hi)
-    finite = prior.is_finite
-    below = math.nextafter(lo, -math.inf) if finite else lo
-    above = math.nextafter(hi, math.inf) if finite else hi
-    low, high = prior.support
-    with np.errstate(all="ignore"):
-        left = float(prior.log_tilted_tail(-e, below, "left")) if lo > low else -math.inf
-        right = float(prior.log_tilted_tail(e, above, "right")) if hi < high else -math.inf
-    out = np.logaddexp(left, right) + e * (hi - lo)
-    return float(out) if not math.isnan(out) else math.inf
+    return prior.log_tail_mgf(epsilon, lo, hi)
 
 
 def _lower_sound(prior, t, r, delta, p):
