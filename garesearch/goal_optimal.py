@@ -90,6 +90,16 @@ optimum for an AND box on the LP grids is mostly a "shifted pyramid" :math:`e^{-
 d_\infty(x, C)}` with ``C`` inside the box, but not always (finite priors give optima with
 several levels inside :math:`X'`); for OR goals it is typically the larger of two such kernels
 at different heights.  No finite family is proved optimal there, so the LP is used.
+
+How tight the bracket gets: the certified end converges to first order in the cell side.  A cell bounds
+``L`` only through nearby nodes, and between nodes an :math:`\ell_\infty`-Lipschitz ``L`` can
+rise by :math:`e^{\epsilon h/2}`.  The dual of the problem is a transport plan: mass inside
+:math:`X'` is paid for by mass outside at the rate :math:`e^{\epsilon d}`.  Written between cells,
+with the rate factored along one coordinate (exact for cell pairs inside one cone of the
+:math:`\ell_\infty` distance), it is also sound but converges no faster.  On the benchmark's OR
+goal (:func:`garesearch.bench.goal_brackets`, upper side), it certifies 0.376, 0.386 and 0.391 at
+cell sides 0.3, 0.2 and 0.15, against the witness's 0.411.  A 1 % bracket there needs either a
+relaxation of second order or a proved family of kernels.
 """
 
 from __future__ import annotations
