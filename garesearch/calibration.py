@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._args import check_sides
+from ._roots import narrow_bracket
 from .additive import ScaledNoise, resolve
 from .errors import InfeasibleError, ParameterError
 from .priors import Categorical, Prior
@@ -164,8 +165,6 @@ def _solve(metric, target, s0, rtol, factor=4.0):
 
     The bracket grows from ``s0`` by ``factor`` (a good first guess takes a factor near 1).
     """
-    from scipy.optimize import brentq
-
     lo = hi = None
     if metric(s0) <= target:
         hi, s = s0, s0
@@ -188,23 +187,10 @@ def _solve(metric, target, s0, rtol, factor=4.0):
                 hi = s
                 break
             lo = s
-    bracket = [lo, hi]
-
-    def f(x):
-        sc = math.exp(x)
-        v = metric(sc) - target
-        if bracket[0] < sc < bracket[1]:
-            bracket[1 if v <= 0 else 0] = sc
-        return v
-
-    if bracket[1] / bracket[0] > 1 + rtol:
-        try:
-            brentq(f, math.log(lo), math.log(hi), xtol=rtol / 4, rtol=4e-16)
-        except ValueError:
-            pass
-    while bracket[1] / bracket[0] > 1 + rtol:  # Brent may leave one side wide; bisect the rest
-        f(0.5 * (math.log(bracket[0]) + math.log(bracket[1])))
-    return bracket[1]
+    # metric(lo) > target >= metric(hi), narrowed in log-scale by every evaluation inside
+    _, x_hi = narrow_bracket(lambda x: metric(math.exp(x)) - target, math.log(lo), math.log(hi),
+                             tol=math.log1p(rtol), meets="hi", rtol=4e-16)
+    return hi if x_hi == math.log(hi) else math.exp(x_hi)  # an end that was evaluated
 
 
 #: value discretisation of the accountant while calibrating composed releases (pessimistic, so

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from ._roots import narrow_bracket
 from .errors import InfeasibleError, ParameterError
 from .exact_integrals import Atoms, TiltedLaplace, integrator
 from .mechanisms import Laplace, Mechanism, RandomizedResponse
@@ -776,8 +777,6 @@ def exact_epsilon(
     >>> abs(eps - 2 * math.atanh(0.2)) < 1e-9
     True
     """
-    from scipy.optimize import brentq
-
     if not (isinstance(delta, (int, float, np.integer, np.floating)) and 0 < delta < 1):
         raise ParameterError(f"delta must lie in (0, 1); got {delta!r}")
     if not (isinstance(rtol, (int, float, np.integer, np.floating)) and 1e-14 <= rtol < 0.1):
@@ -831,17 +830,7 @@ def exact_epsilon(
                    "goes to infinity, whatever the scale; use sides='upper' or the Bayes attacker"
                    if mechanism.tail == "light" else "use a larger delta")
             )
-    bracket = [lo, hi]  # A(lo) <= delta < A(hi), narrowed by every evaluation inside
-
-    def f(x):
-        e = math.exp(x)
-        val = adv(e) - delta
-        if bracket[0] < e < bracket[1]:
-            bracket[0 if val <= 0 else 1] = e
-        return val
-
-    if bracket[1] / bracket[0] > 1 + rtol:
-        brentq(f, math.log(lo), math.log(hi), xtol=rtol / 4, rtol=4 * np.finfo(float).eps)
-    while bracket[1] / bracket[0] > 1 + rtol:  # Brent's last step may leave one side wide
-        f(0.5 * (math.log(bracket[0]) + math.log(bracket[1])))
-    return bracket[0]
+    # A(lo) <= delta < A(hi), narrowed in log-epsilon by every evaluation inside
+    x_lo, _ = narrow_bracket(lambda x: adv(math.exp(x)) - delta, math.log(lo), math.log(hi),
+                             tol=math.log1p(rtol), rtol=4 * np.finfo(float).eps)
+    return lo if x_lo == math.log(lo) else math.exp(x_lo)  # an end that was evaluated

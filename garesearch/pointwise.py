@@ -74,6 +74,7 @@ from typing import Any
 
 import numpy as np
 
+from ._roots import narrow_bracket
 from ._univariate import check_common, laplace_scale
 from .errors import InfeasibleError, ParameterError
 from .optimal import epsilon_optimal
@@ -81,7 +82,6 @@ from .priors import Categorical, Continuous, Normal, Prior
 
 __all__ = ["PointwiseResult", "epsilon_pointwise", "log_tilted_interval", "pointwise_ratios"]
 
-_BIG = 1e300  # stands for an infinite F in the root finder
 _REFINE = 3  # grid true values refined between their neighbours (densities)
 
 
@@ -281,8 +281,6 @@ def _largest_root(g, x0, floor):
     end of a bracket narrowed to 1e-13 relative (``-inf``: ``g > 0`` down to ``floor``).
 
     ``g`` may be infinite; the bracket steps by ``ln 4`` (by 10 where ``g`` is infinite)."""
-    from scipy.optimize import brentq
-
     if g(x0) <= 0:
         lo = x0
         while True:
@@ -302,20 +300,8 @@ def _largest_root(g, x0, floor):
             if lo <= floor:
                 return -math.inf
             hi = lo
-    bracket = [lo, hi]
-
-    def f(x):
-        val = g(x)
-        if bracket[0] < x < bracket[1]:
-            bracket[0 if val <= 0 else 1] = x
-        return min(max(val, -_BIG), _BIG)
-
     tol = 1e-13 * max(1.0, abs(lo), abs(hi))
-    if bracket[1] - bracket[0] > tol:
-        brentq(f, lo, hi, xtol=tol, rtol=1e-15, maxiter=200)
-    while bracket[1] - bracket[0] > tol:  # Brent's last step may leave one side wide
-        f(0.5 * (bracket[0] + bracket[1]))
-    return bracket[0]
+    return narrow_bracket(g, lo, hi, tol=tol, xtol=tol, rtol=1e-15, maxiter=200)[0]
 
 
 class _Memo:
