@@ -236,9 +236,6 @@ def _secant(g, x, lo=-math.inf, hi=math.inf, rtol=1e-15, sound=True, reach=1e-6)
     return lo if sound else x
 
 
-RTOL_GRID = 1e-6
-
-
 def _solve(pb, delta, side, ts):
     """Largest epsilon with the side's worst advantage <= delta: ``(eps, t, c, value)``.
 
@@ -298,7 +295,7 @@ def _solve(pb, delta, side, ts):
         adv = pb.grid(e, side, grid_ts)
         i, j = np.unravel_index(int(np.argmax(adv)), adv.shape)
         return 0.0, float(grid_ts[i]), pb.centre(float(grid_ts[i]), float(S_GRID[j])), float(adv[i, j])
-    x = _secant(g_grid, 0.5 * (lo + hi), lo, hi, rtol=RTOL_GRID, sound=False)
+    x = _secant(g_grid, 0.5 * (lo + hi), lo, hi, rtol=1e-6, sound=False)
     cands = pb.candidates(pb.grid(math.exp(x), side, grid_ts), grid_ts)
 
     def local(x, every=True):
@@ -316,9 +313,8 @@ def _solve(pb, delta, side, ts):
         lim = limit(e)
         return (lim, None) if lim >= vals[k] else (vals[k], cands[k])
 
-    lead = [None]
+    lead = [None]  # None: the next call climbs every candidate
     for _ in range(5):
-        local(x)  # every candidate once: which one leads
         x = _secant(lambda x: local(x, every=False)[0] - delta, x)
         previous = lead[0]
         if local(x)[0] > delta and lead[0] != previous:
@@ -327,6 +323,7 @@ def _solve(pb, delta, side, ts):
         if float(np.max(adv)) <= delta:
             break
         cands.extend(pb.candidates(adv, grid_ts, count=1))
+        lead[0] = None
     val, cand = local(x)
     step = 1e-15 * max(abs(x), 1.0)
     while val > delta:  # the climbs moved on since: step to the sound side again
