@@ -24,7 +24,7 @@ reproduce: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m ruff check garesearch tests notebooks docs setup.py
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto
 
 docs: $(DOCS_STAMP)
 	$(PY) -m garesearch reproduce --output output --figures figures
