@@ -22,6 +22,7 @@ import concurrent.futures
 import importlib.util
 import multiprocessing
 import os
+import queue
 import sys
 import time
 import traceback
@@ -31,7 +32,7 @@ from pathlib import Path
 from ._commands import OneLineParser
 from ._optional import require
 
-__all__ = ["NotebookRun", "execute_notebook", "find_notebooks", "main", "project_root"]
+__all__ = ["NotebookRun", "execute_notebook", "find_notebooks", "main", "notebook_client", "project_root"]
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,60 @@ def find_notebooks(folder: str | Path) -> list[Path]:
     (True, '01_tour.ipynb')
     """
     return sorted(p for p in Path(folder).glob("*.ipynb") if not p.name.startswith("."))
+
+
+def _poll_in_slices(channel, step: float = 0.5) -> None:
+    """Make ``channel.get_msg(timeout)`` look for a message at least every ``step`` seconds.
+
+    Under load, the asyncio poll of a kernel channel sometimes misses the wake-up of a message
+    that has arrived (seen after cells that display ipywidgets, jupyter/nbclient#312): the
+    message is then only read when the poll's timeout runs out, so a notebook stalls for the
+    whole per-cell timeout between two cells.  Polling in short slices reads it within
+    ``step`` seconds; ``queue.Empty`` is still raised when ``timeout`` has passed.
+    """
+    get = channel.get_msg
+
+    async def get_msg(timeout: float | None = None):
+        end = None if timeout is None else time.monotonic() + timeout
+        while True:
+            left = step if end is None else min(step, max(end - time.monotonic(), 0.0))
+            try:
+                return await get(timeout=left)
+            except queue.Empty:
+                if end is not None and time.monotonic() >= end:
+                    raise
+
+    channel.get_msg = get_msg
+
+
+def notebook_client(nb, *, path: str | Path, timeout: int = 300, kernel_name: str = "python3"):
+    """An ``nbclient.NotebookClient`` for the notebook ``nb`` read from ``path``: its kernel
+    runs in the notebook's folder, cells may take ``timeout`` seconds each, and the kernel
+    channels are polled in short slices (a message whose wake-up was missed is read within
+    half a second instead of after the timeout; see the source of ``_poll_in_slices``).
+
+    Examples
+    --------
+    >>> import nbformat
+    >>> nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("1 + 1")])
+    >>> client = notebook_client(nb, path="one.ipynb", timeout=120)
+    >>> client.timeout, client.kernel_name
+    (120, 'python3')
+    """
+    nbclient = require("nbclient", "notebooks", "executing notebooks")
+
+    class _Client(nbclient.NotebookClient):
+        async def async_start_new_kernel_client(self):
+            kc = await super().async_start_new_kernel_client()
+            _poll_in_slices(kc.shell_channel)
+            _poll_in_slices(kc.iopub_channel)
+            return kc
+
+    return _Client(
+        nb, timeout=timeout, kernel_name=kernel_name,
+        resources={"metadata": {"path": str(Path(path).parent.resolve())}},
+        extra_arguments=["--IPKernelApp.log_level=ERROR"],  # no kernel start-up chatter
+    )
 
 
 def _kernel_env() -> None:
@@ -120,7 +175,7 @@ def execute_notebook(
     >>> run.name, run.ok
     ('one.ipynb', True)
     """
-    nbclient = require("nbclient", "notebooks", "executing notebooks")
+    require("nbclient", "notebooks", "executing notebooks")
     nbformat = require("nbformat", "notebooks", "executing notebooks")
     from nbclient.exceptions import CellExecutionError
 
@@ -131,12 +186,7 @@ def execute_notebook(
         nb = nbformat.read(path, as_version=4)
         error = ""
         try:
-            client = nbclient.NotebookClient(
-                nb, timeout=timeout, kernel_name=kernel_name,
-                resources={"metadata": {"path": str(path.parent.resolve())}},
-                extra_arguments=["--IPKernelApp.log_level=ERROR"],  # no kernel start-up chatter
-            )
-            client.execute()
+            notebook_client(nb, path=path, timeout=timeout, kernel_name=kernel_name).execute()
         except CellExecutionError as exc:  # a cell raised: the notebook is broken
             error = f"{type(exc).__name__}: {exc}"
             break

@@ -36,17 +36,13 @@ def test_listed_in_the_index(path):
 @pytest.mark.notebooks
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
 def test_notebook_executes(path, monkeypatch):
-    import nbclient
+    from garesearch.reproduce import notebook_client
 
     # the kernel imports this checkout's garesearch, installed or not
     extra = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(ROOT), *extra]))
     nb = nbformat.read(path, as_version=4)
-    client = nbclient.NotebookClient(
-        nb, timeout=CELL_TIMEOUT, kernel_name="python3",
-        resources={"metadata": {"path": str(NOTEBOOK_DIR)}},
-    )
-    client.execute()  # raises CellExecutionError on the first failing cell
+    notebook_client(nb, path=path, timeout=CELL_TIMEOUT).execute()  # raises CellExecutionError on the first failing cell
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
               if o.output_type == "error"]
     assert not errors

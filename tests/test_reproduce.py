@@ -101,6 +101,43 @@ def test_full_reproduce(tmp_path):
     assert html == sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb"))
 
 
+class _Channel:
+    """A kernel channel whose message is ready from the third look; it records the timeouts
+    asked for (a poll that missed the wake-up would wait for the whole timeout)."""
+
+    def __init__(self, ready_after=2):
+        self.asked, self.ready_after = [], ready_after
+
+    async def get_msg(self, timeout=None):
+        import asyncio
+        import queue
+
+        self.asked.append(timeout)
+        if len(self.asked) > self.ready_after:
+            return {"msg": len(self.asked)}
+        await asyncio.sleep(min(timeout, 0.05) if timeout is not None else 0.05)
+        raise queue.Empty
+
+
+def test_kernel_channels_are_polled_in_slices():
+    import asyncio
+    import queue
+
+    ch = _Channel()
+    reproduce._poll_in_slices(ch, step=0.5)
+    assert asyncio.run(ch.get_msg(timeout=300)) == {"msg": 3}
+    assert len(ch.asked) == 3 and all(0 <= t <= 0.5 for t in ch.asked)
+    ch = _Channel()
+    reproduce._poll_in_slices(ch, step=0.5)
+    assert asyncio.run(ch.get_msg()) == {"msg": 3}  # no timeout: slices as well
+    assert all(t == 0.5 for t in ch.asked)
+    never = _Channel(ready_after=10**9)
+    reproduce._poll_in_slices(never, step=0.05)
+    with pytest.raises(queue.Empty):  # the timeout still ends the wait
+        asyncio.run(never.get_msg(timeout=0.2))
+    assert 2 <= len(never.asked) <= 6
+
+
 def test_a_run_that_times_out_is_repeated_once_and_a_raising_cell_is_not(tmp_path):
     runs = tmp_path / "runs.txt"
     slow_first = (f"import pathlib, time\np = pathlib.Path(r'{runs}')\n"
