@@ -18,7 +18,7 @@ from ._goal_model import GoalModel, combine_norm, coord_values, model_scale, rec
 from ._goal_pyramid import best_pyramid
 from .priors import Categorical, Prior
 
-__all__ = ["Axis", "Grid", "GridWitness", "grid_side", "halve_axes", "initial_axes"]
+__all__ = ["Axis", "Grid", "GridSide", "GridWitness", "grid_side", "grid_sides", "halve_axes", "initial_axes"]
 
 
 _GL8 = np.polynomial.legendre.leggauss(8)
@@ -564,56 +564,80 @@ def refine_axes(grid: Grid, frac: float = 0.3) -> list[Axis] | None:
     return out if changed else None
 
 
-def grid_side(model, tc, target, upper, rtol, budget, eps0, max_nodes, log=None, enough=math.inf):
-    """Certified bracket of one side: the witness from shifted pyramids (``norm=inf``, parts
-    of one coordinate) and from the grid LPs' profiles, the sound end from the grid
-    relaxations, refined until ``rtol``, ``budget`` seconds or ``max_nodes`` nodes, or until
-    the sound end reaches ``enough`` (the other side's sound end: beyond it this side does
-    not bind).  A finer grid first tries ``enough`` itself when the last estimate of the
-    crossing is within 5 % of it."""
-    t0 = time.perf_counter()
-    scale = model_scale(model)
-    lo, hi, wit_hi, lps, size, at_lo = 0.0, math.inf, None, 0, {}, math.nan
-    start = eps0 if eps0 and math.isfinite(eps0) and eps0 > 0 else 1.0 / scale
-    if math.isinf(model.norm) and all(p.kind != "ball" for p in model.parts):
-        e = start
+class GridSide:
+    """Certified bracket of one side, refined one grid at a time: the witness from shifted
+    pyramids (``norm=inf``, parts of one coordinate) and from the grid LPs' profiles, the sound
+    end from the grid relaxations.
+
+    :meth:`step` solves up to four LPs on the current grid, then refines it; ``done`` says that
+    the bracket is within ``rtol`` or that the grid cannot grow within ``max_nodes``.
+    """
+
+    def __init__(self, model, tc, target, upper, rtol, eps0, max_nodes, log=None):
+        self.model, self.tc, self.target, self.upper = model, tc, target, upper
+        self.rtol, self.max_nodes, self.log = rtol, max_nodes, log
+        self.t0 = time.perf_counter()
+        self.scale = model_scale(model)
+        self.lo, self.hi, self.wit_hi, self.lps, self.size, self.at_lo = 0.0, math.inf, None, 0, {}, math.nan
+        self.trial = eps0 if eps0 and math.isfinite(eps0) and eps0 > 0 else 1.0 / self.scale
+        self.axes = self.base = initial_axes(model, tc)
+        self.done = False
+        self._pyramid_started = False
+
+    def _pyramids(self):
+        e = self.trial
         for _ in range(3):
-            w = best_pyramid(model, tc, e, upper)
-            root = crossing(w.posterior, target, upper, lo=e / 4, scale=scale, rtol=rtol / 50)
-            if root < hi:
-                hi, wit_hi = root, w
-            if not math.isfinite(root) or abs(root / e - 1) < rtol / 4:
+            w = best_pyramid(self.model, self.tc, e, self.upper)
+            root = crossing(w.posterior, self.target, self.upper, lo=e / 4, scale=self.scale,
+                            rtol=self.rtol / 50)
+            if root < self.hi:
+                self.hi, self.wit_hi = root, w
+            if not math.isfinite(root) or abs(root / e - 1) < self.rtol / 4:
                 break
             e = root
-    axes = base = initial_axes(model, tc)
-    up = math.inf
-    trial = start
-    history: list = []
-    while True:
-        grid = Grid(model, tc, axes, base=base)
-        size = grid.size
+
+    def _converged(self) -> bool:
+        return math.isfinite(self.hi) and self.lo > 0 and self.hi - self.lo <= self.rtol * self.hi
+
+    def step(self, deadline: float, enough: float = math.inf) -> None:
+        """One grid: LPs until the time is up (``deadline``, from ``time.perf_counter``), the
+        bracket is within ``rtol``, the sound end reaches ``enough`` (the other side's sound
+        end: beyond it this side does not bind) or the secant settles; then a finer grid.  A
+        finer grid first tries ``enough`` itself when the last estimate of the crossing is
+        within 5 % of it."""
+        upper, target, rtol = self.upper, self.target, self.rtol
+        if self.lo < enough <= self.trial * 1.05:
+            self.trial = enough
+        if not self._pyramid_started:
+            self._pyramid_started = True
+            if math.isinf(self.model.norm) and all(p.kind != "ball" for p in self.model.parts):
+                self._pyramids()
+        grid = self.grid = Grid(self.model, self.tc, self.axes, base=self.base)
+        self.size = grid.size
+        up = math.inf
+        history: list = []
         for _ in range(4):
-            if lps > 0 and time.perf_counter() - t0 > budget:
+            if self.lps > 0 and time.perf_counter() > deadline:
                 break
+            trial = self.trial
             bound, wit = grid.solve(trial, upper)
-            lps += 1
+            self.lps += 1
             safe = bound <= target if upper else bound >= target
-            if safe and trial > lo:
-                lo, at_lo = trial, bound
+            if safe and trial > self.lo:
+                self.lo, self.at_lo = trial, bound
             elif not safe:
                 up = min(up, trial)
             history.append((trial, bound))
-            if wit_hi is None or isinstance(wit_hi, GridWitness):
-                root = crossing(wit.posterior, target, upper, lo=trial / 4, scale=scale, rtol=rtol / 50)
-                if root < hi:
-                    hi, wit_hi = root, wit
-            if log is not None:
-                log.append({"nodes": size["nodes"], "eps": trial, "bound": bound, "lo": lo, "hi": hi,
-                            "seconds": time.perf_counter() - t0})
-            if (math.isfinite(hi) and lo > 0 and hi - lo <= rtol * hi) or time.perf_counter() - t0 > budget \
-                    or lo >= enough:
+            if self.wit_hi is None or isinstance(self.wit_hi, GridWitness):
+                root = crossing(wit.posterior, target, upper, lo=trial / 4, scale=self.scale, rtol=rtol / 50)
+                if root < self.hi:
+                    self.hi, self.wit_hi = root, wit
+            if self.log is not None:
+                self.log.append({"nodes": self.size["nodes"], "eps": trial, "bound": bound, "lo": self.lo,
+                                 "hi": self.hi, "seconds": time.perf_counter() - self.t0})
+            if self._converged() or time.perf_counter() > deadline or self.lo >= enough:
                 break
-            top = min(up, hi)
+            top = min(up, self.hi)
             # secant on logit(bound) against log(eps) through the grid's last two points
             pts = [(e_, b_) for e_, b_ in history[-2:]]
             nxt = None
@@ -623,25 +647,84 @@ def grid_side(model, tc, target, upper, rtol, budget, eps0, max_nodes, log=None,
                 yt = math.log(target / (1 - target))
                 if y2 != y1:
                     nxt = math.exp(math.log(e1) + (yt - y1) * (math.log(e2) - math.log(e1)) / (y2 - y1))
+            lo = self.lo
             if nxt is None or not (lo < nxt < top):
                 nxt = math.sqrt(lo * top) if lo > 0 and math.isfinite(top) else (top / 2 if math.isfinite(top) else trial * 4)
             if lo > 0 and math.isfinite(top) and abs(nxt / trial - 1) < rtol / 8:
                 break
-            trial = nxt * (1 - rtol / 8) if nxt * (1 - rtol / 8) > lo else nxt
-        history.clear()
-        up = math.inf
-        if lo < enough <= trial * 1.05:  # the other side's sound end is near: try it first
-            trial = enough
-        if (math.isfinite(hi) and lo > 0 and hi - lo <= rtol * hi) or time.perf_counter() - t0 > budget \
-                or lo >= enough:
-            break
-        if grid.nnode >= max_nodes or not hasattr(grid, "last"):
-            break
+            self.trial = nxt * (1 - rtol / 8) if nxt * (1 - rtol / 8) > lo else nxt
+        if self._converged():
+            self.done = True
+            return
+        if grid.nnode >= self.max_nodes or not hasattr(grid, "last"):
+            self.done = True
+            return
         axes = refine_axes(grid)
-        if axes is None or math.prod(len(ax.nodes) for ax in axes) > max_nodes:
+        if axes is None or math.prod(len(ax.nodes) for ax in axes) > self.max_nodes:
+            self.done = True
+            return
+        self.axes = axes
+
+    def certify(self, eps: float) -> bool:
+        """One more LP on the last grid, at ``eps``; the sound end moves there if it holds."""
+        grid = getattr(self, "grid", None)
+        if grid is None or eps <= self.lo:
+            return False
+        bound, _ = grid.solve(eps, self.upper)
+        self.lps += 1
+        if bound <= self.target if self.upper else bound >= self.target:
+            self.lo, self.at_lo = eps, bound
+            return True
+        return False
+
+    def bracket(self) -> Bracket:
+        post = self.wit_hi.posterior(self.hi) if self.wit_hi is not None and math.isfinite(self.hi) else math.nan
+        return Bracket(self.lo, self.hi, self.wit_hi, post, self.lps, self.size, self.at_lo)
+
+
+def grid_side(model, tc, target, upper, rtol, budget, eps0, max_nodes, log=None, enough=math.inf):
+    """Certified bracket of one side (:class:`GridSide`), refined until ``rtol``, ``budget``
+    seconds or ``max_nodes`` nodes, or until the sound end reaches ``enough``."""
+    side = GridSide(model, tc, target, upper, rtol, eps0, max_nodes, log)
+    deadline = side.t0 + budget
+    while not side.done and side.lo < enough:
+        side.step(deadline, enough)
+        if time.perf_counter() > deadline:
             break
-    post = wit_hi.posterior(hi) if wit_hi is not None and math.isfinite(hi) else math.nan
-    return Bracket(lo, hi, wit_hi, post, lps, size, at_lo)
+    return side.bracket()
+
+
+def grid_sides(model, tc, targets, rtol, budget, eps0, max_nodes, first=None):
+    """Certified brackets of both sides (``targets``: name -> (target, upper)), refined in
+    turns: the next grid goes to the side whose sound end is lower (the epsilon's sound end is
+    the lower of the two), until that side is done or ``budget`` seconds are up.  A side stops
+    its LPs once its sound end reaches the other's (it is then "capped": its own optimum may
+    lie further; when time is up, it tries the other's sound end once more on its last grid).
+    ``first``: the side that starts; its sound end is where the other starts."""
+    deadline = time.perf_counter() + budget
+    names = sorted(targets, key=lambda n: n != first)
+    sides = {n: GridSide(model, tc, targets[n][0], targets[n][1], rtol, eps0, max_nodes) for n in names}
+    capped = dict.fromkeys(names, False)
+    while time.perf_counter() <= deadline:
+        low = min(sides[n].lo for n in names)
+        tied = [n for n in names if sides[n].lo == low]
+        name = next((n for n in tied if not capped[n]), tied[0])
+        side = sides[name]
+        if side.done:
+            break
+        others = [sides[n].lo for n in names if n != name and sides[n].lps > 0 and not capped[n]]
+        enough = min(others) if others else math.inf
+        if side.lps == 0 and math.isfinite(enough) and enough > 0:
+            side.trial = enough
+        side.step(deadline, enough)
+        capped[name] = side.lo >= enough
+    # time is up: a capped side that the other has passed tries the other's sound end once more,
+    # on its last grid (one LP)
+    low = min(names, key=lambda n: sides[n].lo)
+    others = [sides[n].lo for n in names if n != low]
+    if capped[low] and others and sides[low].lo < min(others):
+        sides[low].certify(min(others))
+    return {n: s.bracket() for n, s in sides.items()}
 
 
 def halve_axes(axes: list[Axis]) -> list[Axis]:

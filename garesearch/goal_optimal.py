@@ -117,7 +117,7 @@ import numpy as np
 
 from ._certify import Bracket, odds_to_posterior
 from ._goal_finite import FiniteWitness, Records, finite_lp, finite_side
-from ._goal_grid import Grid, GridWitness, grid_side, halve_axes, initial_axes
+from ._goal_grid import Grid, GridWitness, grid_sides, halve_axes, initial_axes
 from ._goal_kernels import (
     DiscreteWitness,
     Kernel1D,
@@ -332,10 +332,10 @@ def _solve_t(model: GoalModel, tv, delta, sides, rtol, deadline, max_nodes, at=N
     out: dict = {"p": p, "method": method, "tc": tc, "sides": {}}
     t0 = time.perf_counter()
     floor = None
+    grids = None
     for k, (name, target, upper) in enumerate(targets):
-        # the upper side first, with most of the time: the lower side only has to be certified
-        # up to the upper side's sound end (beyond it, it does not bind)
-        share = 0.7 if (len(targets) == 2 and k == 0 and method in ("lp-grid", "product-bound")) else 1.0 / (len(targets) - k)
+        # grids: both sides at once, in turns (the grid LPs take all the time left)
+        share = 1.0 if method == "lp-grid" else 1.0 / (len(targets) - k)
         left = max(deadline - time.perf_counter(), 0.05) * share
         if (upper and target >= 1) or (not upper and target <= 0) or (upper and p <= 0):
             out["sides"][name] = Bracket(math.inf, math.inf)
@@ -361,11 +361,12 @@ def _solve_t(model: GoalModel, tv, delta, sides, rtol, deadline, max_nodes, at=N
             if method == "product-bound":
                 side = f
             else:
-                first = out["sides"].get("upper")
-                enough = first.lo if first is not None and not upper and first.lo > 0 else math.inf
-                start = enough if math.isfinite(enough) else (f.lo if f else at)
-                side = grid_side(model, tc, target, upper, rtol or 0.01, left * 0.8, start, max_nodes,
-                                 enough=enough)
+                if grids is None:  # both sides together, each grid to the side that binds so far
+                    live = {n: (tg, u) for n, tg, u in targets
+                            if not ((u and tg >= 1) or (not u and tg <= 0) or (u and p <= 0))}
+                    grids = grid_sides(model, tc, live, rtol or 0.01, left * 0.8,
+                                       f.lo if f else at, max_nodes, first="upper")
+                side = grids[name]
                 if f is not None and f.lo > side.lo:  # the product bound is sound for every norm
                     side.lo, side.bound = f.lo, f.bound
                 if f is not None and f.hi < side.hi:
