@@ -18,7 +18,7 @@ from ._goal_model import GoalModel, combine_norm, coord_values, model_scale, rec
 from ._goal_pyramid import best_pyramid
 from .priors import Categorical, Prior
 
-__all__ = ["Axis", "Grid", "GridSide", "GridWitness", "grid_side", "grid_sides", "halve_axes", "initial_axes"]
+__all__ = ["Axis", "Grid", "GridSide", "GridWitness", "grid_sides", "halve_axes", "initial_axes"]
 
 
 _GL8 = np.polynomial.legendre.leggauss(8)
@@ -680,18 +680,6 @@ class GridSide:
     def bracket(self) -> Bracket:
         post = self.wit_hi.posterior(self.hi) if self.wit_hi is not None and math.isfinite(self.hi) else math.nan
         return Bracket(self.lo, self.hi, self.wit_hi, post, self.lps, self.size, self.at_lo)
-
-
-def grid_side(model, tc, target, upper, rtol, budget, eps0, max_nodes, log=None, enough=math.inf):
-    """Certified bracket of one side (:class:`GridSide`), refined until ``rtol``, ``budget``
-    seconds or ``max_nodes`` nodes, or until the sound end reaches ``enough``."""
-    side = GridSide(model, tc, target, upper, rtol, eps0, max_nodes, log)
-    deadline = side.t0 + budget
-    while not side.done and side.lo < enough:
-        side.step(deadline, enough)
-        if time.perf_counter() > deadline:
-            break
-    return side.bracket()
 
 
 def grid_sides(model, tc, targets, rtol, budget, eps0, max_nodes, first=None):
