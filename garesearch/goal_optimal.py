@@ -82,7 +82,8 @@ profile, define the witness :math:`L^*(x) = \max_k v_k e^{-\epsilon d(x, z_k)}` 
 :math:`\epsilon`-DP mechanism); bounding its cell integrals the other way gives a lower bound
 on its posterior, which exceeds :math:`p + \delta` at :math:`\epsilon_{hi}`.  Cells are refined
 where the two bounds differ most until the bracket's relative width reaches ``rtol`` or the
-budget runs out.  The lower side is the mirror image.
+budget runs out.  The lower side is the mirror image; the two sides take turns, each finer grid
+going to the side whose sound end is lower.
 
 What the worst case looks like (not in the paper; evidence in the tests):
 :math:`\ell_1` separates (product of kernels); under :math:`\ell_\infty` with a product prior the
@@ -460,7 +461,8 @@ def optimal_epsilon(goal, *, delta: float, t: Any = None, norm: float = math.inf
         fit (``t=None`` over more true records than the budget allows) is refused up front.
         Typical costs: closed forms and products under 0.1 s, one attribute 0.1-2 s, a finite
         LP 0.01-2 s per true record, continuous attributes on grids the whole budget unless
-        ``rtol`` is met first.
+        ``rtol`` is met first.  So on grids the bracket depends on the machine's speed: a
+        slower machine stops at a coarser grid, with a bracket that is as sound but wider.
     max_nodes : int
         Largest number of grid nodes (continuous attributes).  With three or more continuous
         coordinates, or a starting grid above ``max_nodes``, the bracket comes from the
