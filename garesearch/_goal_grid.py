@@ -687,7 +687,8 @@ def grid_sides(model, tc, targets, rtol, budget, eps0, max_nodes, first=None):
     turns: the next grid goes to the side whose sound end is lower (the epsilon's sound end is
     the lower of the two), until that side is done or ``budget`` seconds are up.  A side stops
     its LPs once its sound end reaches the other's (it is then "capped": its own optimum may
-    lie further; when time is up, it tries the other's sound end once more on its last grid).
+    lie further; when the turns are over, it tries the other's sound end once more on its last
+    grid).
     ``first``: the side that starts; its sound end is where the other starts."""
     deadline = time.perf_counter() + budget
     names = sorted(targets, key=lambda n: n != first)
@@ -706,8 +707,8 @@ def grid_sides(model, tc, targets, rtol, budget, eps0, max_nodes, first=None):
             side.trial = enough
         side.step(deadline, enough)
         capped[name] = side.lo >= enough
-    # time is up: a capped side that the other has passed tries the other's sound end once more,
-    # on its last grid (one LP)
+    # the turns are over: a capped side that the other has passed tries the other's sound end
+    # once more, on its last grid (one LP)
     low = min(names, key=lambda n: sides[n].lo)
     others = [sides[n].lo for n in names if n != low]
     if capped[low] and others and sides[low].lo < min(others):

@@ -523,3 +523,63 @@ def test_heavy_tails_refuse_the_lower_side_of_a_bounded_goal():
     b = Attribute(Normal(0, 1), r=1, name="b")
     with pytest.raises(InfeasibleError, match="sides='upper'"):
         optimal_epsilon(a & b, delta=0.1, t=[0.0, 0.0], budget=5)
+
+
+_CALLS: list = []
+_REACH = {"upper": [0.30, 0.38, 0.40], "lower": [0.33, 0.45, 0.50]}
+
+
+class _ScriptedSide:
+    """Stands in for one side's grid refinement: step k certifies up to ``reach[k]`` (or the
+    other side's sound end, ``enough``, whichever is lower); the last step is ``done``."""
+
+    def __init__(self, model, tc, target, upper, rtol, eps0, max_nodes):
+        self.name = "upper" if upper else "lower"
+        self.reach = _REACH[self.name]
+        self.lo, self.hi, self.lps, self.trial, self.done, self.k = 0.0, 1.0, 0, eps0, False, 0
+
+    def step(self, deadline, enough=math.inf):
+        _CALLS.append((self.name, enough, self.trial))
+        self.lo = max(self.lo, min(self.reach[self.k], enough))
+        self.lps += 1
+        self.k += 1
+        self.done = self.k == len(self.reach)
+
+    def certify(self, eps):
+        _CALLS.append((self.name, "certify", eps))
+        if eps <= self.reach[self.k - 1]:
+            self.lo = eps
+
+    def bracket(self):
+        return (self.lo, self.hi)
+
+
+def test_grid_sides_refine_the_side_whose_sound_end_is_lower(monkeypatch):
+    # the scheduler alone: the epsilon's sound end is the lower of the two sides', so each grid
+    # goes to that side; a side stops at the other's sound end (capped) and, when it has no
+    # grid left, retries the other's sound end once
+    from garesearch import _goal_grid
+
+    monkeypatch.setattr(_goal_grid, "GridSide", _ScriptedSide)
+    targets = {"upper": (0.5, True), "lower": (0.3, False)}
+    _CALLS.clear()
+    out = _goal_grid.grid_sides(None, None, targets, 0.01, 60.0, 0.1, 1000, first="upper")
+    assert _CALLS == [
+        ("upper", math.inf, 0.1),  # starts alone
+        ("lower", 0.30, 0.30),     # starts at the upper side's sound end, capped there
+        ("upper", math.inf, 0.1),  # a capped side does not hold the other back: 0.38
+        ("lower", 0.38, 0.30),     # 0.30 < 0.38: the lower side's turn, capped again
+        ("upper", math.inf, 0.1),  # 0.40, done
+        ("lower", 0.40, 0.30),     # 0.38 < 0.40: its last grid, capped at 0.40
+    ]  # then both are at 0.40 and the upper side, done, ends the turns
+    assert out == {"upper": (0.40, 1.0), "lower": (0.40, 1.0)}
+
+    monkeypatch.setitem(_REACH, "lower", [0.33, 0.45])  # no grid after its second
+    _CALLS.clear()
+    out = _goal_grid.grid_sides(None, None, targets, 0.01, 60.0, 0.1, 1000, first="upper")
+    assert _CALLS[3:] == [
+        ("lower", 0.38, 0.30),       # capped at 0.38, and done
+        ("upper", math.inf, 0.1),    # 0.40, done
+        ("lower", "certify", 0.40),  # passed by the upper side: one LP at its sound end
+    ]
+    assert out == {"upper": (0.40, 1.0), "lower": (0.40, 1.0)}
