@@ -405,6 +405,43 @@ def test_and_of_two_normals_bracket_is_certified():
     assert post == pytest.approx(res.posterior, abs=2e-4)
 
 
+def test_or_of_two_normals_witness_exceeds_delta_by_quadrature():
+    """OR (the cross of two strips) under l_inf: the witness at epsilon_hi, a ridge kernel
+    e^{-eps d_inf(x, C)} along one arm, moves the posterior past p + delta.  Checked by the
+    layer-cake formula with inclusion-exclusion over the two strips: F(cross and C_s) =
+    F(strip 1 and C_s) + F(strip 2 and C_s) - F(both and C_s)."""
+    from scipy.integrate import quad
+
+    a = Attribute(Normal(0, 1), r=0.6, name="a")
+    b = Attribute(Normal(0.5, 1.3), r=0.4, name="b")
+    res = optimal_epsilon(a | b, delta=DELTA, t=[1.0, -1.0], sides="upper", budget=60, max_nodes=400)
+    assert 0 < res.epsilon_lo < res.epsilon_hi
+    assert res.witness["kind"] == "shifted pyramid"
+    lo, hi = res.witness["box_low"], res.witness["box_high"]
+    strips, pri, eps = [(0.4, 1.6), (-1.4, -0.6)], [(0, 1), (0.5, 1.3)], res.epsilon_hi
+
+    def grown(s, clip):
+        out = 1.0
+        for k in range(2):
+            a_, b_ = lo[k] - s, hi[k] + s
+            if k in clip:
+                a_, b_ = max(a_, strips[k][0]), min(b_, strips[k][1])
+            out *= max(normal.cdf(b_, *pri[k]) - normal.cdf(a_, *pri[k]), 0.0) if b_ > a_ else 0.0
+        return out
+
+    kinks = sorted({0.0, *[abs(c[k] - e) for c in (lo, hi) for k in range(2) for e in strips[k]]})
+    def layer_cake(f):
+        return sum(quad(lambda s: eps * math.exp(-eps * s) * f(s), a0, b0, epsabs=1e-15, epsrel=1e-12)[0]
+                   for a0, b0 in zip(kinks, [*kinks[1:], 60.0], strict=True))
+
+    post = (layer_cake(lambda s: grown(s, {0}) + grown(s, {1}) - grown(s, {0, 1}))
+            / layer_cake(lambda s: grown(s, set())))
+    assert post > res.p + DELTA
+    assert post == pytest.approx(res.posterior, abs=2e-4)
+    assert res.p == pytest.approx(1 - (1 - (normal.cdf(1.6) - normal.cdf(0.4)))
+                                  * (1 - (normal.cdf(-0.6, 0.5, 1.3) - normal.cdf(-1.4, 0.5, 1.3))), abs=1e-12)
+
+
 @pytest.mark.slow
 def test_and_of_two_normals_sound_on_a_finer_grid():
     a = Attribute(Normal(0, 1), r=0.6, name="a")
