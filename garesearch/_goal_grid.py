@@ -573,10 +573,9 @@ class GridSide:
     the bracket is within ``rtol`` or that the grid cannot grow within ``max_nodes``.
     """
 
-    def __init__(self, model, tc, target, upper, rtol, eps0, max_nodes, log=None):
+    def __init__(self, model, tc, target, upper, rtol, eps0, max_nodes):
         self.model, self.tc, self.target, self.upper = model, tc, target, upper
-        self.rtol, self.max_nodes, self.log = rtol, max_nodes, log
-        self.t0 = time.perf_counter()
+        self.rtol, self.max_nodes = rtol, max_nodes
         self.scale = model_scale(model)
         self.lo, self.hi, self.wit_hi, self.lps, self.size, self.at_lo = 0.0, math.inf, None, 0, {}, math.nan
         self.trial = eps0 if eps0 and math.isfinite(eps0) and eps0 > 0 else 1.0 / self.scale
@@ -602,11 +601,11 @@ class GridSide:
     def step(self, deadline: float, enough: float = math.inf) -> None:
         """One grid: LPs until the time is up (``deadline``, from ``time.perf_counter``), the
         bracket is within ``rtol``, the sound end reaches ``enough`` (the other side's sound
-        end: beyond it this side does not bind) or the secant settles; then a finer grid.  A
-        finer grid first tries ``enough`` itself when the last estimate of the crossing is
-        within 5 % of it."""
+        end: beyond it this side does not bind) or the secant settles; then a finer grid.  The
+        first grid, and a finer one whose last estimate of the crossing is within 5 % of
+        ``enough``, start at ``enough`` itself."""
         upper, target, rtol = self.upper, self.target, self.rtol
-        if self.lo < enough <= self.trial * 1.05:
+        if self.lo < enough < math.inf and (self.lps == 0 or enough <= self.trial * 1.05):
             self.trial = enough
         if not self._pyramid_started:
             self._pyramid_started = True
@@ -632,9 +631,6 @@ class GridSide:
                 root = crossing(wit.posterior, target, upper, lo=trial / 4, scale=self.scale, rtol=rtol / 50)
                 if root < self.hi:
                     self.hi, self.wit_hi = root, wit
-            if self.log is not None:
-                self.log.append({"nodes": self.size["nodes"], "eps": trial, "bound": bound, "lo": self.lo,
-                                 "hi": self.hi, "seconds": time.perf_counter() - self.t0})
             if self._converged() or time.perf_counter() > deadline or self.lo >= enough:
                 break
             top = min(up, self.hi)
@@ -703,8 +699,6 @@ def grid_sides(model, tc, targets, rtol, budget, eps0, max_nodes, first=None):
             break
         others = [sides[n].lo for n in names if n != name and sides[n].lps > 0 and not capped[n]]
         enough = min(others) if others else math.inf
-        if side.lps == 0 and math.isfinite(enough) and enough > 0:
-            side.trial = enough
         side.step(deadline, enough)
         capped[name] = side.lo >= enough
     # the turns are over: a capped side that the other has passed tries the other's sound end

@@ -308,6 +308,12 @@ def _grid_method(model: GoalModel, tc, max_nodes) -> str:
         "this goal needs more. Use construction='sound' (the comparison sets), or fewer coordinates")
 
 
+def _no_noise_needed(target: float, upper: bool, p: float) -> bool:
+    """The side holds at every epsilon: its target is beyond the posterior's range (or X' has
+    no prior mass, for the upper side)."""
+    return (upper and target >= 1) or (not upper and target <= 0) or (upper and p <= 0)
+
+
 def _solve_t(model: GoalModel, tv, delta, sides, rtol, deadline, max_nodes, at=None):
     """Both sides at one true record, within the time left until ``deadline``; ``at``: the
     best epsilon so far (a warm start)."""
@@ -338,7 +344,7 @@ def _solve_t(model: GoalModel, tv, delta, sides, rtol, deadline, max_nodes, at=N
         # grids: both sides at once, in turns (the grid LPs take all the time left)
         share = 1.0 if method == "lp-grid" else 1.0 / (len(targets) - k)
         left = max(deadline - time.perf_counter(), 0.05) * share
-        if (upper and target >= 1) or (not upper and target <= 0) or (upper and p <= 0):
+        if _no_noise_needed(target, upper, p):
             out["sides"][name] = Bracket(math.inf, math.inf)
             continue
         if method == "discrete-metric":
@@ -363,8 +369,7 @@ def _solve_t(model: GoalModel, tv, delta, sides, rtol, deadline, max_nodes, at=N
                 side = f
             else:
                 if grids is None:  # both sides together, each grid to the side that binds so far
-                    live = {n: (tg, u) for n, tg, u in targets
-                            if not ((u and tg >= 1) or (not u and tg <= 0) or (u and p <= 0))}
+                    live = {n: (tg, u) for n, tg, u in targets if not _no_noise_needed(tg, u, p)}
                     grids = grid_sides(model, tc, live, rtol or 0.01, left * 0.8,
                                        f.lo if f else at, max_nodes, first="upper")
                 side = grids[name]

@@ -576,7 +576,7 @@ class _ScriptedSide:
         self.lo, self.hi, self.lps, self.trial, self.done, self.k = 0.0, 1.0, 0, eps0, False, 0
 
     def step(self, deadline, enough=math.inf):
-        _CALLS.append((self.name, enough, self.trial))
+        _CALLS.append((self.name, enough))
         self.lo = max(self.lo, min(self.reach[self.k], enough))
         self.lps += 1
         self.k += 1
@@ -602,12 +602,12 @@ def test_grid_sides_refine_the_side_whose_sound_end_is_lower(monkeypatch):
     _CALLS.clear()
     out = _goal_grid.grid_sides(None, None, targets, 0.01, 60.0, 0.1, 1000, first="upper")
     assert _CALLS == [
-        ("upper", math.inf, 0.1),  # starts alone
-        ("lower", 0.30, 0.30),     # starts at the upper side's sound end, capped there
-        ("upper", math.inf, 0.1),  # a capped side does not hold the other back: 0.38
-        ("lower", 0.38, 0.30),     # 0.30 < 0.38: the lower side's turn, capped again
-        ("upper", math.inf, 0.1),  # 0.40, done
-        ("lower", 0.40, 0.30),     # 0.38 < 0.40: its last grid, capped at 0.40
+        ("upper", math.inf),  # starts alone
+        ("lower", 0.30),      # aims at the upper side's sound end, capped there
+        ("upper", math.inf),  # a capped side does not hold the other back: 0.38
+        ("lower", 0.38),      # 0.30 < 0.38: the lower side's turn, capped again
+        ("upper", math.inf),  # 0.40, done
+        ("lower", 0.40),      # 0.38 < 0.40: its last grid, capped at 0.40
     ]  # then both are at 0.40 and the upper side, done, ends the turns
     assert out == {"upper": (0.40, 1.0), "lower": (0.40, 1.0)}
 
@@ -615,8 +615,8 @@ def test_grid_sides_refine_the_side_whose_sound_end_is_lower(monkeypatch):
     _CALLS.clear()
     out = _goal_grid.grid_sides(None, None, targets, 0.01, 60.0, 0.1, 1000, first="upper")
     assert _CALLS[3:] == [
-        ("lower", 0.38, 0.30),       # capped at 0.38, and done
-        ("upper", math.inf, 0.1),    # 0.40, done
+        ("lower", 0.38),             # capped at 0.38, and done
+        ("upper", math.inf),         # 0.40, done
         ("lower", "certify", 0.40),  # passed by the upper side: one LP at its sound end
     ]
     assert out == {"upper": (0.40, 1.0), "lower": (0.40, 1.0)}
