@@ -599,9 +599,10 @@ class GridSide:
         return math.isfinite(self.hi) and self.lo > 0 and self.hi - self.lo <= self.rtol * self.hi
 
     def step(self, deadline: float, enough: float = math.inf) -> None:
-        """One grid: LPs until the time is up (``deadline``, from ``time.perf_counter``), the
-        bracket is within ``rtol``, the sound end reaches ``enough`` (the other side's sound
-        end: beyond it this side does not bind) or the secant settles; then a finer grid.  The
+        """One grid: LPs until the time is up (``deadline``, from ``time.perf_counter``; an LP
+        that would end past it, timed by the grid's last one, is not started), the bracket is
+        within ``rtol``, the sound end reaches ``enough`` (the other side's sound end: beyond it
+        this side does not bind) or the secant settles; then a finer grid.  The
         first grid, and a finer one whose last estimate of the crossing is within 5 % of
         ``enough``, start at ``enough`` itself."""
         upper, target, rtol = self.upper, self.target, self.rtol
@@ -615,11 +616,14 @@ class GridSide:
         self.size = grid.size
         up = math.inf
         history: list = []
+        last = 0.0  # seconds of this grid's last LP: another one that would end past the deadline is skipped
         for _ in range(4):
-            if self.lps > 0 and time.perf_counter() > deadline:
+            if self.lps > 0 and time.perf_counter() + last > deadline:
                 break
             trial = self.trial
+            t_lp = time.perf_counter()
             bound, wit = grid.solve(trial, upper)
+            last = time.perf_counter() - t_lp
             self.lps += 1
             safe = bound <= target if upper else bound >= target
             if safe and trial > self.lo:
@@ -647,6 +651,7 @@ class GridSide:
             if nxt is None or not (lo < nxt < top):
                 nxt = math.sqrt(lo * top) if lo > 0 and math.isfinite(top) else (top / 2 if math.isfinite(top) else trial * 4)
             if lo > 0 and math.isfinite(top) and abs(nxt / trial - 1) < rtol / 8:
+                self.trial = nxt  # settled: a finer grid starts at the estimate, not at lo again
                 break
             self.trial = nxt * (1 - rtol / 8) if nxt * (1 - rtol / 8) > lo else nxt
         if self._converged():
