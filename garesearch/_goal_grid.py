@@ -581,6 +581,7 @@ class GridSide:
         self.trial = eps0 if eps0 and math.isfinite(eps0) and eps0 > 0 else 1.0 / self.scale
         self.axes = self.base = initial_axes(model, tc)
         self.done = False
+        self.grid: Grid | None = None  # the last grid built by step()
         self._pyramid_started = False
 
     def _pyramids(self):
@@ -622,13 +623,9 @@ class GridSide:
                 break
             trial = self.trial
             t_lp = time.perf_counter()
-            bound, wit = grid.solve(trial, upper)
+            bound, wit, safe = self._solve(grid, trial)
             last = time.perf_counter() - t_lp
-            self.lps += 1
-            safe = bound <= target if upper else bound >= target
-            if safe and trial > self.lo:
-                self.lo, self.at_lo = trial, bound
-            elif not safe:
+            if not safe:
                 up = min(up, trial)
             history.append((trial, bound))
             if self.wit_hi is None or isinstance(self.wit_hi, GridWitness):
@@ -666,17 +663,21 @@ class GridSide:
             return
         self.axes = axes
 
+    def _solve(self, grid: Grid, eps: float):
+        """The relaxation LP at ``eps``: (bound, witness, safe); the sound end moves to ``eps``
+        if it holds there."""
+        bound, wit = grid.solve(eps, self.upper)
+        self.lps += 1
+        safe = bound <= self.target if self.upper else bound >= self.target
+        if safe and eps > self.lo:
+            self.lo, self.at_lo = eps, bound
+        return bound, wit, safe
+
     def certify(self, eps: float) -> bool:
         """One more LP on the last grid, at ``eps``; the sound end moves there if it holds."""
-        grid = getattr(self, "grid", None)
-        if grid is None or eps <= self.lo:
+        if self.grid is None or eps <= self.lo:
             return False
-        bound, _ = grid.solve(eps, self.upper)
-        self.lps += 1
-        if bound <= self.target if self.upper else bound >= self.target:
-            self.lo, self.at_lo = eps, bound
-            return True
-        return False
+        return self._solve(self.grid, eps)[2]
 
     def bracket(self) -> Bracket:
         post = self.wit_hi.posterior(self.hi) if self.wit_hi is not None and math.isfinite(self.hi) else math.nan
