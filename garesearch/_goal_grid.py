@@ -604,10 +604,12 @@ class GridSide:
         that would end past it, timed by the grid's last one, is not started), the bracket is
         within ``rtol``, the sound end reaches ``enough`` (the other side's sound end: beyond it
         this side does not bind) or the secant settles; then a finer grid.  The
-        first grid, and a finer one whose last estimate of the crossing is within 5 % of
-        ``enough``, start at ``enough`` itself."""
+        first grid, a finer one whose last estimate of the crossing is within 5 % of ``enough``,
+        and one whose last trial is the sound end itself (it stopped at the cap) start at
+        ``enough``."""
         upper, target, rtol = self.upper, self.target, self.rtol
-        if self.lo < enough < math.inf and (self.lps == 0 or enough <= self.trial * 1.05):
+        if self.lo < enough < math.inf and (self.lps == 0 or self.trial <= self.lo
+                                            or enough <= self.trial * 1.05):
             self.trial = enough
         if not self._pyramid_started:
             self._pyramid_started = True
