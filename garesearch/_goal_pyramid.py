@@ -15,7 +15,7 @@ from ._goal_kernels import log_tilted
 from ._goal_model import GoalModel, model_scale
 from .priors import Categorical
 
-__all__ = ["PyramidWitness", "best_pyramid", "pyramid_candidates"]
+__all__ = ["PyramidWitness", "RidgeWitness", "best_pyramid", "pyramid_candidates"]
 
 
 class PyramidWitness:
@@ -50,17 +50,7 @@ class PyramidWitness:
                 per_all.append(np.asarray(prior.mass(lo, hi), float))
                 per_in.append(np.asarray(prior.mass(np.maximum(lo, ba), np.minimum(hi, bb)), float))
         total = math.prod(per_all)
-        inside = np.zeros_like(total)
-        terms = model.terms
-        for size in range(1, len(terms) + 1):
-            for subset in itertools.combinations(terms, size):
-                used = set().union(*[set(t) for t in subset])
-                coords = {model.parts[k].coords[0] for k in used}
-                prod = np.ones_like(total)
-                for c in range(model.ncoord):
-                    prod = prod * (per_in[c] if c in coords else per_all[c])
-                inside = inside + (-1) ** (size + 1) * prod
-        inside = np.clip(inside, 0.0, total)
+        inside = np.clip(_goal_mass(model, per_all, per_in), 0.0, total)
         return total, inside
 
     def _smax(self):
@@ -163,3 +153,74 @@ def best_pyramid(model: GoalModel, tc, eps: float, upper: bool) -> PyramidWitnes
             a[num], b[num] = np.minimum(res.x[: len(num)], res.x[len(num):]), np.maximum(res.x[: len(num)], res.x[len(num):])
             best = (res.fun, a, b)
     return PyramidWitness(model, tc, best[1], best[2], upper)
+
+
+class RidgeWitness(PyramidWitness):
+    r"""The larger of several shifted pyramids at their own heights,
+    :math:`L(x) = \max_k e^{\epsilon (s_k - d_\infty(x, C_k))}`, :math:`C_k` boxes (points,
+    segments, half-lines), :math:`s_k \le 0` (``upper``), or the smaller of several inverted
+    ones, :math:`L(x) = \min_k e^{\epsilon (d_\infty(x, C_k) - s_k)}` (lower side); numeric
+    coordinates.  Either is :math:`\epsilon`-Lipschitz in log (a maximum or minimum of such
+    functions).  The optimal mechanism of an OR of two normal attributes has this form (a
+    half-line along each arm of the cross at its own height), as the cell relaxation's
+    solutions show.  The layer cake of :class:`PyramidWitness` carries over: the level set at
+    :math:`\rho` below the top is the union of the boxes :math:`C_k` grown by
+    :math:`s_k + \rho`, measured by inclusion-exclusion over the boxes (their intersections
+    are boxes); the tail beyond the last level is bounded through the top box alone."""
+
+    def __init__(self, model: GoalModel, tc, a, b, s, upper: bool = True):
+        a, b = np.asarray(a, float), np.asarray(b, float)
+        top = int(np.argmax(s))
+        super().__init__(model, tc, a[top], b[top], upper)
+        self.boxes_a, self.boxes_b = a, b
+        self.levels = np.asarray(s, float) - float(np.max(s))
+
+    def _masses(self, s):
+        model, ka, kb, lev = self.model, self.boxes_a, self.boxes_b, self.levels
+        s = np.asarray(s, float)
+        total = np.zeros_like(s)
+        inside = np.zeros_like(s)
+        for size in range(1, len(lev) + 1):
+            for subset in itertools.combinations(range(len(lev)), size):
+                grow = s[:, None] + lev[list(subset)][None, :]  # (levels, boxes)
+                live = np.all(grow >= 0, axis=1)
+                per_all, per_in = [], []
+                for c, prior in enumerate(model.priors):
+                    lo = np.max(ka[list(subset), c][None, :] - grow, axis=1)
+                    hi = np.min(kb[list(subset), c][None, :] + grow, axis=1)
+                    lo, hi = np.where(live, lo, 1.0), np.where(live, hi, 0.0)
+                    ba, bb = self._band(c)
+                    per_all.append(np.asarray(prior.mass(lo, hi), float))
+                    per_in.append(np.asarray(prior.mass(np.maximum(lo, ba), np.minimum(hi, bb)), float))
+                sign = (-1) ** (size + 1)
+                total = total + sign * math.prod(per_all)
+                inside = inside + sign * _goal_mass(model, per_all, per_in)
+        total = np.clip(total, 0.0, 1.0)
+        return total, np.clip(inside, 0.0, total)
+
+    def _smax(self):
+        """A level at which one box alone, grown, leaves less than 1e-18 of each coordinate's
+        mass outside."""
+        best = math.inf
+        for a, b, lev in zip(self.boxes_a, self.boxes_b, self.levels, strict=True):
+            out = 1.0
+            for c, prior in enumerate(self.model.priors):
+                lo, hi = float(np.asarray(prior.quantile(1e-18))), float(np.asarray(prior.upper_quantile(1e-18)))
+                out = max(out, a[c] - lo, hi - b[c])
+            best = min(best, out - lev)
+        return best
+
+
+def _goal_mass(model: GoalModel, per_all, per_in):
+    """F(X' cap B) for a box B given per coordinate F(B_c) and F(B_c cap band_c), by
+    inclusion-exclusion over the AND-sets."""
+    out = np.zeros_like(per_all[0])
+    for size in range(1, len(model.terms) + 1):
+        for subset in itertools.combinations(model.terms, size):
+            used = set().union(*[set(t) for t in subset])
+            coords = {model.parts[k].coords[0] for k in used}
+            prod = np.ones_like(out)
+            for c in range(model.ncoord):
+                prod = prod * (per_in[c] if c in coords else per_all[c])
+            out = out + (-1) ** (size + 1) * prod
+    return out

@@ -63,8 +63,33 @@ posterior is computed directly.
   Under any other norm the same expression is a sound bound (an :math:`\ell_p` distance is at
   most the :math:`\ell_1` distance, so fewer mechanisms are :math:`\epsilon`-DP).
 
-*Continuous attributes* (and mixtures with finite ones), under ``norm`` other than 1: an LP on
-a discretisation that gives a **certified bracket** :math:`[\epsilon_{lo}, \epsilon_{hi}]`.
+*Two normal attributes under* ``norm=inf`` (``method="lp-cells"``, :mod:`garesearch._goal_cells`):
+a **certified bracket** :math:`[\epsilon_{lo}, \epsilon_{hi}]` from a relaxation on equal
+cells aligned with the edges of :math:`X'`.  Translation lemma: if the prior is a product of
+log-concave densities and cell :math:`C_j = C_i + v`, the prior averages of every
+:math:`\epsilon`-DP likelihood satisfy :math:`a_i \le e^{\epsilon \lVert v\rVert_\infty} a_j`
+(couple the two conditional priors coordinate by coordinate through their quantiles: by
+log-concavity the two are stochastically ordered, so each coordinate moves by at most
+:math:`|v_c|`).  The averages of every mechanism are therefore feasible for the finite LP on the
+cell centres, whose dual-certified optimum bounds :math:`U` from above (:math:`V` from below);
+the prior beyond the cells' box is bounded through its edge cells or left out where that only
+loosens the bound.  Nothing is lost to the likelihood's shape inside a cell, so the bound
+converges about as fast as a finite LP on the cells (second order in the cell side on the
+benchmark's goals).  The LP's profile shows the worst mechanism; its tops, grouped into boxes at
+their heights, start a Nelder-Mead search over **ridge witnesses**
+:math:`L(x) = \max_k e^{\epsilon(s_k - d_\infty(x, C_k))}` (inverted for the lower side), whose
+posterior is computed exactly by the layer-cake formula (the level sets are unions of boxes)
+with rigorous Riemann bounds; where it crosses :math:`p \pm \delta` is :math:`\epsilon_{hi}`.
+The grids go from about 800 to 3,000 and 7,000 cells; each finer grid starts where the
+crossings of the coarser ones extrapolate to, for the side whose sound end is lower, until the
+bracket is within ``rtol`` (1 %).  On the benchmark's OR goal (:func:`garesearch.bench.goal_brackets`)
+the bracket is [0.3978, 0.4001]; for the OR at the priors' means (the lower side binds)
+[0.5351, 0.5378]; for the AND box [0.9836, 0.9923].  The worst mechanism of the OR is a
+half-line ridge along each arm of the cross, each at its own height (at :math:`\epsilon = 0.4`
+the heights are 0, -0.2, -0.4 and -1.4 times :math:`\epsilon`).
+
+*Other continuous attributes* (other priors, other norms, mixtures with finite ones, balls): an
+LP on a discretisation that gives a certified bracket :math:`[\epsilon_{lo}, \epsilon_{hi}]`.
 The space is cut into product cells (each inside or outside :math:`X'`), with unbounded end
 cells; node values of ``L`` at the cell corners are LP variables with the exact pairwise
 constraints between neighbouring nodes; each cell has a variable for :math:`\int_{cell} L\,dF`,
@@ -87,23 +112,18 @@ going to the side whose sound end is lower.
 
 What the worst case looks like (not in the paper; evidence in the tests):
 :math:`\ell_1` separates (product of kernels); under :math:`\ell_\infty` with a product prior the
-optimum for an AND box on the LP grids is mostly a "shifted pyramid" :math:`e^{-\epsilon
-d_\infty(x, C)}` with ``C`` inside the box, but not always (finite priors give optima with
-several levels inside :math:`X'`); for OR goals it is typically the larger of two such kernels
-at different heights.  No finite family is proved optimal there, so the LP is used.
+optimum for an AND box is a "shifted pyramid" :math:`e^{-\epsilon d_\infty(x, C)}` with ``C`` a
+segment inside the box on the benchmark (finite priors give optima with several levels inside
+:math:`X'`); for OR goals of normal attributes it is the ridge witness above, one ridge per arm.
+No family is proved optimal, so the LP certifies the sound end.
 
-How tight the bracket gets: the certified end converges to first order in the cell side.  A cell bounds
-``L`` only through nearby nodes, and between nodes an :math:`\ell_\infty`-Lipschitz ``L`` can
-rise by :math:`e^{\epsilon h/2}`.  The dual of the problem is a transport plan: mass inside
-:math:`X'` is paid for by mass outside at the rate :math:`e^{\epsilon d}`.  Written between cells,
-with the rate factored along one coordinate (exact for cell pairs inside one cone of the
-:math:`\ell_\infty` distance), it is also sound but converges no faster.  On the benchmark's OR
-goal (:func:`garesearch.bench.goal_brackets`, upper side), it certifies 0.376, 0.386 and 0.391 at
-cell sides 0.3, 0.2 and 0.15, against the witness's 0.411.  Putting the nodes on the edges of
-:math:`X'` into every cell's stencil (an optimal ``L`` is fixed by its values there: for the upper
-side it is their largest Lipschitz extension inside and their smallest outside) leaves the
-relaxation's bound unchanged to six digits at cell sides 0.4 and 0.2.  A 1 % bracket there needs
-either a relaxation of second order or a proved family of kernels.
+How tight the node grids get: their certified end converges to first order in the cell side.  A
+cell bounds ``L`` only through nearby nodes, and between nodes an :math:`\ell_\infty`-Lipschitz
+``L`` can rise by :math:`e^{\epsilon h/2}`.  On the benchmark's OR goal they certify 0.376, 0.386
+and 0.391 at cell sides 0.3, 0.2 and 0.15 (the cell relaxation: 0.384, 0.396 and 0.398 at cell
+sides 0.4, 0.2 and 0.133).  Putting the nodes on the edges of :math:`X'` into every cell's stencil
+leaves the node relaxation's bound unchanged to six digits.  The cell relaxation needs the
+lemma's log-concave product prior, hence is used for normal attributes only.
 """
 
 from __future__ import annotations
@@ -117,6 +137,7 @@ from typing import Any
 import numpy as np
 
 from ._certify import Bracket, odds_to_posterior
+from ._goal_cells import cell_sides, cells_apply
 from ._goal_finite import FiniteWitness, Records, finite_lp, finite_side
 from ._goal_grid import Grid, GridWitness, grid_sides, halve_axes, initial_axes
 from ._goal_kernels import (
@@ -143,7 +164,7 @@ from ._goal_model import (
     true_codes,
     true_coords,
 )
-from ._goal_pyramid import PyramidWitness, best_pyramid
+from ._goal_pyramid import PyramidWitness, RidgeWitness, best_pyramid
 from .bound import eps_lb, eps_ub
 from .comparison_sets import comparison_set_epsilon
 from .errors import InfeasibleError, ParameterError
@@ -180,8 +201,9 @@ class OptimalGoalResult:
         ``"and"`` (one AND-set, a single part included) or ``"or"``.
     method : str
         How the optimum was computed: ``"discrete-metric"`` (closed form), ``"kernel"`` (one
-        attribute), ``"product"`` (``norm=1``), ``"lp"`` (finite priors), ``"lp-grid"``
-        (continuous attributes on refined grids) or ``"product-bound"`` (three or more
+        attribute), ``"product"`` (``norm=1``), ``"lp"`` (finite priors), ``"lp-cells"`` (two
+        normal attributes under ``norm=inf``: the cell relaxation), ``"lp-grid"`` (other
+        continuous attributes on refined grids) or ``"product-bound"`` (three or more
         continuous coordinates: the product bound and a product witness, a wider bracket).
     binding : str
         ``"upper"`` or ``"lower"``: the side of Def. 7 that sets ``epsilon`` (``"none"``
@@ -201,7 +223,8 @@ class OptimalGoalResult:
         the upper side, upper bound for the lower side): beyond ``p +- delta``.
     witness : dict
         The worst-case likelihood of the binding side: its ``kind`` and parameters (kernel
-        centre, pyramid box, or the LP's records and log-likelihood per unit of epsilon).
+        centre, pyramid box, ridge boxes with their heights, or the LP's records and
+        log-likelihood per unit of epsilon).
     upper, lower : tuple
         ``(lo, hi)`` of each side (``(inf, inf)`` where a side cannot bind).
     details : dict
@@ -269,6 +292,9 @@ def _witness_info(side: Bracket, method: str) -> dict:
         return {"kind": "product of one-part kernels", "parts": parts, "rates": list(w.weights)}
     if isinstance(w, FiniteWitness):
         return {"kind": "lp profile", "log_likelihood_per_epsilon": w.s}
+    if isinstance(w, RidgeWitness):
+        return {"kind": "ridges" if w.upper else "inverted ridges", "box_low": w.boxes_a.tolist(),
+                "box_high": w.boxes_b.tolist(), "heights": w.levels.tolist()}
     if isinstance(w, PyramidWitness):
         return {"kind": "shifted pyramid" if w.upper else "inverted shifted pyramid",
                 "box_low": w.a.tolist(), "box_high": w.b.tolist()}
@@ -294,8 +320,11 @@ def _continuous_coords(model: GoalModel) -> int:
 
 
 def _grid_method(model: GoalModel, tc, max_nodes) -> str:
-    """``"lp-grid"`` where the starting grid is small enough, else ``"product-bound"``
+    """``"lp-cells"`` for two normal attributes under ``norm=inf`` (the cell relaxation),
+    ``"lp-grid"`` where the starting grid is small enough, else ``"product-bound"``
     (one-coordinate parts only); a ball over three or more coordinates is refused."""
+    if cells_apply(model, tc):
+        return "lp-cells"
     if _continuous_coords(model) <= 2:
         nodes = math.prod(len(ax.nodes) for ax in initial_axes(model, tc))
         if nodes <= max_nodes:
@@ -342,7 +371,7 @@ def _solve_t(model: GoalModel, tv, delta, sides, rtol, deadline, max_nodes, at=N
     grids = None
     for k, (name, target, upper) in enumerate(targets):
         # grids: both sides at once, in turns (the grid LPs take all the time left)
-        share = 1.0 if method == "lp-grid" else 1.0 / (len(targets) - k)
+        share = 1.0 if method in ("lp-grid", "lp-cells") else 1.0 / (len(targets) - k)
         left = max(deadline - time.perf_counter(), 0.05) * share
         if _no_noise_needed(target, upper, p):
             out["sides"][name] = Bracket(math.inf, math.inf)
@@ -363,9 +392,14 @@ def _solve_t(model: GoalModel, tv, delta, sides, rtol, deadline, max_nodes, at=N
         elif method == "product":
             out["sides"][name] = product_side(model, tc, target, upper, rtol or 1e-6)
         else:
-            f = product_bracket(model, tc, target, upper) if all(
+            f = product_bracket(model, tc, target, upper) if method != "lp-cells" and all(
                 p_.kind != "ball" for p_ in model.parts) else None
-            if method == "product-bound":
+            if method == "lp-cells":
+                if grids is None:  # both sides together
+                    live = {n: (tg, u) for n, tg, u in targets if not _no_noise_needed(tg, u, p)}
+                    grids = cell_sides(model, tc, live, rtol or 0.01, left * 0.9, at)
+                side = grids[name]
+            elif method == "product-bound":
                 side = f
             else:
                 if grids is None:  # both sides together, each grid to the side that binds so far
