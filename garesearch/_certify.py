@@ -32,16 +32,17 @@ __all__ = [
 _LP_OPTIONS = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
 
 
-def solve_lp(cost, A_ub, a_eq, ub, methods=("highs-ds", "highs-ipm")):
+def solve_lp(cost, A_ub, a_eq, ub, methods=("highs-ds", "highs-ipm"), options=None):
     """HiGHS with tight tolerances (by default dual simplex, then interior point; the bound
-    is certified from the dual by :func:`certified_bound` whichever solves it)."""
+    is certified from the dual by :func:`certified_bound` whichever solves it); ``options``:
+    more HiGHS options."""
     from scipy.optimize import linprog
 
     last = None
     for method in methods:
         res = linprog(cost, A_ub=A_ub, b_ub=np.zeros(A_ub.shape[0]), A_eq=a_eq[None, :], b_eq=[1.0],
                       bounds=np.stack([np.zeros_like(ub), ub], axis=1), method=method,
-                      options=_LP_OPTIONS)
+                      options={**_LP_OPTIONS, **(options or {})})
         if res.status == 0:
             return res
         last = res

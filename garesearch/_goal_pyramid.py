@@ -178,24 +178,25 @@ class RidgeWitness(PyramidWitness):
     def _masses(self, s):
         model, ka, kb, lev = self.model, self.boxes_a, self.boxes_b, self.levels
         s = np.asarray(s, float)
-        total = np.zeros_like(s)
-        inside = np.zeros_like(s)
-        for size in range(1, len(lev) + 1):
-            for subset in itertools.combinations(range(len(lev)), size):
-                grow = s[:, None] + lev[list(subset)][None, :]  # (levels, boxes)
-                live = np.all(grow >= 0, axis=1)
-                per_all, per_in = [], []
-                for c, prior in enumerate(model.priors):
-                    lo = np.max(ka[list(subset), c][None, :] - grow, axis=1)
-                    hi = np.min(kb[list(subset), c][None, :] + grow, axis=1)
-                    lo, hi = np.where(live, lo, 1.0), np.where(live, hi, 0.0)
-                    ba, bb = self._band(c)
-                    per_all.append(np.asarray(prior.mass(lo, hi), float))
-                    per_in.append(np.asarray(prior.mass(np.maximum(lo, ba), np.minimum(hi, bb)), float))
-                sign = (-1) ** (size + 1)
-                total = total + sign * math.prod(per_all)
-                inside = inside + sign * _goal_mass(model, per_all, per_in)
-        total = np.clip(total, 0.0, 1.0)
+        subsets = [list(x) for size in range(1, len(lev) + 1)
+                   for x in itertools.combinations(range(len(lev)), size)]
+        k = len(lev)
+        member = np.zeros((len(subsets), k), dtype=bool)  # (subsets, boxes)
+        for i, sub in enumerate(subsets):
+            member[i, sub] = True
+        sign = np.where(member.sum(axis=1) % 2 == 1, 1.0, -1.0)[:, None]
+        grow = s[None, :, None] + lev[None, None, :]  # (1, levels, boxes)
+        live = np.all(np.where(member[:, None, :], grow >= 0, True), axis=2)  # (subsets, levels)
+        per_all, per_in = [], []
+        for c, prior in enumerate(model.priors):
+            lo = np.max(np.where(member[:, None, :], ka[None, None, :, c] - grow, -np.inf), axis=2)
+            hi = np.min(np.where(member[:, None, :], kb[None, None, :, c] + grow, np.inf), axis=2)
+            lo, hi = np.where(live, lo, 1.0), np.where(live, hi, 0.0)
+            ba, bb = self._band(c)
+            per_all.append(np.asarray(prior.mass(lo, hi), float))
+            per_in.append(np.asarray(prior.mass(np.maximum(lo, ba), np.minimum(hi, bb)), float))
+        total = np.clip(np.sum(sign * math.prod(per_all), axis=0), 0.0, 1.0)
+        inside = np.sum(sign * _goal_mass(model, per_all, per_in), axis=0)
         return total, np.clip(inside, 0.0, total)
 
     def _smax(self):
