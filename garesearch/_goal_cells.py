@@ -254,7 +254,7 @@ def ridge_boxes(grid: CellGrid, loga: np.ndarray, eps: float, upper: bool = True
     return [x[1] for x in boxes], [x[2] for x in boxes], [x[3] for x in boxes]
 
 
-def best_ridges(model: GoalModel, tc, eps: float, start, upper: bool = True, fev: int = 400):
+def best_ridges(model: GoalModel, tc, eps: float, start, upper: bool = True, fev: int = 300):
     """The ridge witness (:class:`~garesearch._goal_pyramid.RidgeWitness`) with the most
     extreme posterior at ``eps`` (largest for ``upper``), by Nelder-Mead from the boxes
     ``start`` (their finite ends, a degenerate side as one value, and the heights but the
@@ -333,8 +333,8 @@ def witness_root(w, target: float, upper: bool, e0: float, rtol: float) -> float
     """Smallest epsilon found at which the witness ``w`` crosses ``target`` (its posterior is
     monotone in epsilon): secant steps on the logit from ``e0``, every returned value checked
     (``inf`` if none is found below 1e3 * e0)."""
-    def gap(e):
-        v = w.posterior(e)
+    def gap(e):  # (8001 levels: a slightly looser bound than the default, as sound)
+        v = w.posterior(e, levels=8001)
         v = min(max(v, 1e-300), 1 - 1e-16)
         return math.log(v / (1 - v)) - math.log(target / (1 - target))
 

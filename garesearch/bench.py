@@ -84,7 +84,8 @@ itself fails).
     ``delta = 0.1``, ``norm = inf``, both sides, with the default time budget (20 s): the
     certified bracket :math:`[\epsilon_{lo}, \epsilon_{hi}]` of the optimal epsilon over all
     epsilon-DP mechanisms (``goal_or_bracket_epsilon`` is its sound end, ``_epsilon_hi`` the
-    witness end, ``goal_or_sound_epsilon`` the comparison sets' epsilon for comparison).
+    witness end, ``goal_or_sound_epsilon`` the comparison sets' epsilon for comparison,
+    ``_method`` the method, ``_cells`` the largest grid's cells or nodes).
     Targets <= 10 s and a width <= 0.01.  ``goal_and_bracket_s`` / ``_rel_width``: the same for
     the AND of the two attributes.  Skipped with ``--skip-goals``, then ``null``.
 ``notebook_max_s``
@@ -661,7 +662,9 @@ def goal_brackets(budget: float | None = None) -> dict[str, object]:
         out[f"{key}_epsilon"] = res.epsilon
         out[f"{key}_epsilon_hi"] = res.epsilon_hi
         out[f"{key}_binding"] = res.binding
-        out[f"{key}_nodes"] = max(res.details["upper"].get("nodes", 0), res.details["lower"].get("nodes", 0))
+        out[f"{key}_method"] = res.method
+        out[f"{key}_cells"] = max(res.details[s].get("cells", res.details[s].get("nodes", 0))
+                                  for s in ("upper", "lower"))
         out[f"goal_{name}_sound_epsilon"] = comparison_set_epsilon(goal, delta=0.1, t=t).epsilon
     return out
 

@@ -262,6 +262,38 @@ class OptimalGoalResult:
             raise ParameterError(f"sensitivity must be a finite number > 0; got {sensitivity!r}")
         return 0.0 if math.isinf(self.epsilon) else sensitivity / self.epsilon
 
+    def witness_profile(self, x) -> np.ndarray:
+        r"""The witness' log-likelihood per unit of epsilon, :math:`\log L(x) / \epsilon` up to a
+        constant, at records ``x`` (an array whose last axis holds the coordinates in the
+        goal's order), for the witnesses given by boxes: ridges and shifted pyramids
+        (:math:`\max_k (s_k - d_\infty(x, C_k))`, the inverted kind :math:`\min_k (d_\infty(x,
+        C_k) - s_k)`) and the one-attribute kernels (:math:`\mp |x - c|`).
+
+        Examples
+        --------
+        >>> from garesearch.goals import Attribute
+        >>> from garesearch.priors import Normal
+        >>> res = optimal_epsilon(Attribute(Normal(0, 1), r=0.5), delta=0.1, t=[0.0], sides="upper")
+        >>> c = res.witness["centre"]
+        >>> res.witness["kind"], [float(v) for v in res.witness_profile([[c - 1], [c], [c + 2]])]
+        ('laplace kernel', [-1.0, 0.0, -2.0])
+        """
+        w = self.witness
+        kind = w.get("kind", "none")
+        x = np.asarray(x, float)
+        if kind in ("laplace kernel", "inverted kernel"):
+            d = np.abs(x[..., 0] - w["centre"])
+            return 0.0 - d if kind == "laplace kernel" else d
+        if kind not in ("ridges", "inverted ridges", "shifted pyramid", "inverted shifted pyramid"):
+            raise ParameterError(
+                f"the witness of kind {kind!r} has no closed-form profile (boxes or kernels only)")
+        lo, hi = np.atleast_2d(w["box_low"]), np.atleast_2d(w["box_high"])
+        heights = np.asarray(w.get("heights", np.zeros(len(lo))), float)
+        d = np.max(np.clip(np.maximum(lo - x[..., None, :], x[..., None, :] - hi), 0.0, None), axis=-1)
+        if kind.startswith("inverted"):
+            return np.min(d - heights, axis=-1)
+        return np.max(heights - d, axis=-1)
+
     def posterior_bound(self) -> float:
         """A certified upper bound on the posterior of :math:`X'` that any
         :math:`\\epsilon`-DP mechanism gives at ``epsilon`` (at most ``p + delta``; 1 where the
