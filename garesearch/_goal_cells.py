@@ -433,9 +433,10 @@ class CellSide:
         self.trial = est
         return est
 
-    def witness(self, eps: float) -> None:
+    def witness(self, eps: float, fev: int = 300) -> None:
         """The best witness near ``eps``: ridges from the last LP's profile (a shifted
-        pyramid if there is no profile); ``hi`` where it crosses the target."""
+        pyramid if there is no profile; ``fev`` evaluations of the search); ``hi`` where it
+        crosses the target."""
         from ._goal_pyramid import best_pyramid
 
         w = None
@@ -443,7 +444,7 @@ class CellSide:
             grid, e, loga = self.last
             start = ridge_boxes(grid, loga, e, self.upper)
             if start is not None:
-                w = best_ridges(self.model, self.tc, eps, start, self.upper)
+                w = best_ridges(self.model, self.tc, eps, start, self.upper, fev=fev)
         if w is None:
             w = best_pyramid(self.model, self.tc, eps, self.upper)
         root = witness_root(w, self.target, self.upper, eps, self.rtol / 50)
@@ -493,10 +494,12 @@ def cell_sides(model, tc, targets, rtol, budget, eps0, sizes=SIZES):
     # the witness of the side whose crossing comes first, then of the others whose crossing
     # lies below it (they may bind)
     first_n = min(sides, key=lambda n: found[n][-1][1])
-    sides[first_n].witness(found[first_n][-1][1])
+    # (a short search when the budget is nearly spent)
+    fev = 300 if deadline - time.perf_counter() > 2.0 else 60
+    sides[first_n].witness(found[first_n][-1][1], fev)
     for n in sides:
         if n != first_n and found[n][-1][1] < found[first_n][-1][1]:
-            sides[n].witness(found[n][-1][1])
+            sides[n].witness(found[n][-1][1], fev)
     tried: set = set()
     while time.perf_counter() < deadline:
         hi = min(s.hi for s in sides.values())

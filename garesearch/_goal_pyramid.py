@@ -68,8 +68,11 @@ class PyramidWitness:
     def posterior(self, eps: float, levels: int = 20001) -> float:
         smax = self._smax()
         if self.upper:
-            # levels even in e^{-eps s}; A (inside) from below, B (outside) from above
-            e = np.linspace(1.0, math.exp(-eps * smax), levels)
+            # levels even in e^{-eps s} and even in s (for tiny masses far out), down to
+            # e^{-eps smax} or 1e-300; A (inside) from below, B (outside) from above
+            last = max(-eps * smax, math.log(1e-300))
+            e = np.unique(np.concatenate([np.linspace(1.0, math.exp(last), levels),
+                                          np.exp(np.linspace(0.0, last, levels))]))[::-1]
             s = -np.log(e) / eps
             s[0] = 0.0
             tot, ins = self._masses(s)

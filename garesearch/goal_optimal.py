@@ -218,7 +218,7 @@ class OptimalGoalResult:
         ``epsilon_hi`` the witness mechanism exceeds ``delta``.
     rel_width : float
         ``(epsilon_hi - epsilon_lo) / epsilon_hi`` (0 where the optimum is exact, or both
-        ends are ``inf``).
+        ends are ``inf``; ``inf`` where no witness was found).
     posterior : float
         The witness' posterior of :math:`X'` at ``epsilon_hi`` (a certified lower bound for
         the upper side, upper bound for the lower side): beyond ``p +- delta``.
@@ -615,7 +615,8 @@ def optimal_epsilon(goal, *, delta: float, t: Any = None, norm: float = math.inf
     side = res["sides"][binding]
     up = res["sides"]["upper"]
     dn = res["sides"].get("lower", Bracket(math.inf, math.inf))
-    width = 0.0 if math.isinf(hi) else (hi - lo) / hi
+    # (no witness crossing found: the width is unknown, reported as inf)
+    width = (0.0 if math.isinf(lo) else math.inf) if math.isinf(hi) else (hi - lo) / hi
     if side.hi > hi:  # the other side's witness gives epsilon_hi
         side = up if up.hi <= dn.hi else dn
     labels = dict(zip(model.labels, tv, strict=True))

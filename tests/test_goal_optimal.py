@@ -410,12 +410,14 @@ def test_and_of_two_normals_bracket_is_certified():
     assert post >= res.posterior - 1e-6  # the package's value is a lower bound
 
 
-@pytest.mark.parametrize("t, side", [([1.0, -1.0], "upper"), ([0.0, 0.5], "lower")])
-def test_or_of_two_normals_witness_crosses_by_quadrature(t, side):
+@pytest.mark.parametrize("t, side, tol", [([1.0, -1.0], "upper", 1e-4), ([0.0, 0.5], "lower", 1e-3),
+                                          ([8.0, -9.0], "upper", 1e-3)])
+def test_or_of_two_normals_witness_crosses_by_quadrature(t, side, tol):
     """OR (the cross of two strips) under l_inf: the witness at epsilon_hi (ridges: a
     half-line along each arm at its own height; inverted ones for the lower side) moves the
     posterior past p + delta (below p - delta).  Checked by 2-D quadrature of the witness'
-    likelihood, written out here; the bracket is within 1 %."""
+    likelihood, written out here; the bracket is within 1 %.  The third case lies 7 sigma
+    out (p = 1.3e-12): the layer cake needs levels even in the distance there."""
     a = Attribute(Normal(0, 1), r=0.6, name="a")
     b = Attribute(Normal(0.5, 1.3), r=0.4, name="b")
     res = optimal_epsilon(a | b, delta=DELTA, t=t, budget=60)
@@ -430,11 +432,11 @@ def test_or_of_two_normals_witness_crosses_by_quadrature(t, side):
     at_lo = cones_posterior_midpoint(res.witness, res.epsilon_lo, bands, [(0, 1), (0.5, 1.3)], "or")
     if side == "upper":
         assert post > res.p + DELTA
-        assert res.posterior - 1e-6 <= post <= res.posterior + 1e-4
+        assert res.posterior - 1e-6 <= post <= res.posterior + tol
         assert at_lo <= res.p + DELTA
     else:
         assert post < res.p - DELTA
-        assert res.posterior - 1e-3 <= post <= res.posterior + 1e-6
+        assert res.posterior - tol <= post <= res.posterior + 1e-6
         assert at_lo >= res.p - DELTA
     p1 = normal.cdf(bands[0][1]) - normal.cdf(bands[0][0])
     p2 = normal.cdf(bands[1][1], 0.5, 1.3) - normal.cdf(bands[1][0], 0.5, 1.3)
