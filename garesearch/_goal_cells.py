@@ -289,7 +289,7 @@ def best_ridges(model: GoalModel, tc, eps: float, start, upper: bool = True, fev
         return RidgeWitness(model, tc, lo, hi, S, upper)
 
     def f(z):
-        v = make(z).posterior(eps, levels=401)
+        v = make(z).posterior(eps, levels=201)
         return -v if upper else v
 
     step = 0.05 * model_scale(model)
@@ -333,8 +333,8 @@ def witness_root(w, target: float, upper: bool, e0: float, rtol: float) -> float
     """Smallest epsilon found at which the witness ``w`` crosses ``target`` (its posterior is
     monotone in epsilon): secant steps on the logit from ``e0``, every returned value checked
     (``inf`` if none is found below 1e3 * e0)."""
-    def gap(e):  # (8001 levels: a slightly looser bound than the default, as sound)
-        v = w.posterior(e, levels=8001)
+    def gap(e):  # (4001 levels: a slightly looser bound than the default, as sound)
+        v = w.posterior(e, levels=4001)
         v = min(max(v, 1e-300), 1 - 1e-16)
         return math.log(v / (1 - v)) - math.log(target / (1 - target))
 
