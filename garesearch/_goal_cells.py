@@ -289,7 +289,8 @@ def best_ridges(model: GoalModel, tc, eps: float, start, upper: bool = True, fev
         return RidgeWitness(model, tc, lo, hi, S, upper)
 
     def f(z):
-        v = make(z).posterior(eps, levels=201)
+        # (about 400 levels either way: the upper side's layer cake doubles them)
+        v = make(z).posterior(eps, levels=201 if upper else 401)
         return -v if upper else v
 
     step = 0.05 * model_scale(model)
@@ -333,8 +334,8 @@ def witness_root(w, target: float, upper: bool, e0: float, rtol: float) -> float
     """Smallest epsilon found at which the witness ``w`` crosses ``target`` (its posterior is
     monotone in epsilon): secant steps on the logit from ``e0``, every returned value checked
     (``inf`` if none is found below 1e3 * e0)."""
-    def gap(e):  # (4001 levels: a slightly looser bound than the default, as sound)
-        v = w.posterior(e, levels=4001)
+    def gap(e):  # (about 8000 levels: a slightly looser bound than the default, as sound)
+        v = w.posterior(e, levels=4001 if upper else 8001)
         v = min(max(v, 1e-300), 1 - 1e-16)
         return math.log(v / (1 - v)) - math.log(target / (1 - target))
 
@@ -403,10 +404,13 @@ class CellSide:
         trial = first or self.trial
         up, est = math.inf, trial
         yt = _logit(self.target)
+        last = 0.0  # seconds of the last LP: one that would end past the deadline is not started
         for _ in range(lps):
-            if pts and time.perf_counter() > deadline:
+            if pts and time.perf_counter() + last > deadline:
                 break
+            t_lp = time.perf_counter()
             b = self.lp(grid, trial)
+            last = time.perf_counter() - t_lp
             pts.append((trial, b))
             if not self._safe(b):
                 up = min(up, trial)
