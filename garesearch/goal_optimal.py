@@ -83,8 +83,8 @@ with rigorous Riemann bounds; where it crosses :math:`p \pm \delta` is :math:`\e
 The grids go from about 800 to 3,000 and 7,000 cells; each finer grid starts where the
 crossings of the coarser ones extrapolate to, for the side whose sound end is lower, until the
 bracket is within ``rtol`` (1 %).  On the benchmark's OR goal (:func:`garesearch.bench.goal_brackets`)
-the bracket is [0.3978, 0.4001]; for the OR at the priors' means (the lower side binds)
-[0.5351, 0.5378]; for the AND box [0.9836, 0.9923].  The worst mechanism of the OR is a
+the bracket is [0.3970, 0.4002]; for the OR at the priors' means (the lower side binds)
+[0.5341, 0.5384]; for the AND box [0.9877, 0.9928].  The worst mechanism of the OR is a
 half-line ridge along each arm of the cross, each at its own height (at :math:`\epsilon = 0.4`
 the heights are 0, -0.2, -0.4 and -1.4 times :math:`\epsilon`).
 
