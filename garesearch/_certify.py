@@ -26,6 +26,7 @@ __all__ = [
     "logsumexp_rows",
     "odds_to_posterior",
     "search_bracket",
+    "secant_logit",
     "solve_lp",
 ]
 
@@ -76,6 +77,21 @@ def certified_bound(res, obj, A_ub, a_eq, ub, upper: bool) -> float:
     val = lam + const + float(np.sum(ua * np.maximum(0.0, ra - lam * aa)))
     val = val * (1 + 4e-15) + 1e-300
     return val if upper else -val
+
+
+def secant_logit(points, target: float) -> float | None:
+    """The next trial of a crossing search: the secant on logit(bound) against log(eps)
+    through the last two ``(eps, bound)`` points (``None`` if they do not define one)."""
+    if len(points) < 2:
+        return None
+    (e1, b1), (e2, b2) = points[-2], points[-1]
+    if e1 == e2 or not (0 < b1 < 1 and 0 < b2 < 1):
+        return None
+    y1, y2 = math.log(b1 / (1 - b1)), math.log(b2 / (1 - b2))
+    if y1 == y2:
+        return None
+    yt = math.log(target / (1 - target))
+    return math.exp(math.log(e1) + (yt - y1) * (math.log(e2) - math.log(e1)) / (y2 - y1))
 
 
 def logsumexp(x: np.ndarray) -> float:

@@ -32,14 +32,14 @@ import time
 
 import numpy as np
 
-from ._certify import certified_bound, solve_lp
+from ._certify import certified_bound, secant_logit, solve_lp
 from ._goal_kernels import log_diff_ndtr, log_tilted
 from ._goal_model import GoalModel, in_goal_set, model_scale
 from .priors import Normal
 
 __all__ = ["SIZES", "CellGrid", "best_ridges", "cell_grid", "cell_sides", "cells_apply", "ridge_boxes"]
 
-#: the box of cells covers each prior's central 1 - 2e-12
+#: the box of cells covers each prior's central 1 - 2e-5 (and X')
 _TAIL_Q = 1e-5
 
 
@@ -54,6 +54,17 @@ def cells_apply(model: GoalModel, tc) -> bool:
     return _plan(model, tc, SIZES[0])[1] <= 2 * SIZES[0]
 
 
+def _ranges(model: GoalModel, tc) -> list[tuple[float, float, float, float]]:
+    """Per coordinate: the true value, the radius and the range the cells cover (the prior's
+    central 1 - 2 _TAIL_Q and the band of X')."""
+    out = []
+    for c, prior in enumerate(model.priors):
+        r = next(p for p in model.parts if c in p.coords).r
+        t = float(tc[c])
+        out.append((t, r, min(float(prior.quantile(_TAIL_Q)), t - r), max(float(prior.upper_quantile(_TAIL_Q)), t + r)))
+    return out
+
+
 class CellGrid:
     """Equal cells of side about ``h`` (per coordinate :math:`2 r_c / n_c`), aligned with the
     edges of :math:`X'`, over the priors' central mass; :meth:`solve` gives the certified
@@ -62,15 +73,11 @@ class CellGrid:
     def __init__(self, model: GoalModel, tc, h: float):
         self.model, self.tc = model, [float(v) for v in tc]
         edges, steps = [], []
-        for c, prior in enumerate(model.priors):
-            part = next(p for p in model.parts if c in p.coords)
-            t, r = self.tc[c], part.r
+        for t, r, lo, hi in _ranges(model, tc):
             n = max(1, round(2 * r / h))
             step = 2 * r / n
-            lo_q = float(prior.quantile(_TAIL_Q))
-            hi_q = float(prior.upper_quantile(_TAIL_Q))
-            k_lo = max(0, math.ceil((t - r - lo_q) / step))
-            k_hi = max(n, math.ceil((hi_q - (t - r)) / step))
+            k_lo = max(0, math.ceil((t - r - lo) / step))
+            k_hi = max(n, math.ceil((hi - (t - r)) / step))
             edges.append(t - r + step * np.arange(-k_lo, k_hi + 1))
             steps.append(step)
         self.edges, self.steps = edges, np.array(steps)
@@ -84,7 +91,11 @@ class CellGrid:
         self.inside = in_goal_set(model, np.stack(grids, axis=-1), self.tc).ravel()
         self.logF = sum(np.meshgrid(*self.logm, indexing="ij")).ravel()
         self._offsets()
-        self._tails()
+        # the prior outside the box, region by region: per coordinate below (-1), beside (0) or
+        # above (1) the box (see :meth:`tail_coefficients`)
+        d = len(self.shape)
+        patterns = np.array(np.meshgrid(*[[-1, 0, 1]] * d, indexing="ij")).reshape(d, -1).T
+        self.tail_regions = [p for p in patterns if np.any(p)]
 
     def _offsets(self):
         """Neighbour translations (every sign pattern of 0/1 steps; with unequal sides also
@@ -109,18 +120,6 @@ class CellGrid:
             pairs_b.append(b)
             lens.append(np.full(a.size, ln))
         self.pa, self.pb, self.plen = np.concatenate(pairs_a), np.concatenate(pairs_b), np.concatenate(lens)
-
-    def _tails(self):
-        """The prior outside the box, region by region (a product of per-coordinate pieces
-        'below', 'in cell k' or 'above'), each attached to the box cell nearest to it: its
-        edge cell index, whether it lies in X', and the log of its mass and of the
-        factors of the bound at eps (computed in :meth:`tail_coefficients`)."""
-        self.tail_regions = []
-        d = len(self.shape)
-        for pattern in np.array(np.meshgrid(*[[-1, 0, 1]] * d, indexing="ij")).reshape(d, -1).T:
-            if not np.any(pattern):
-                continue
-            self.tail_regions.append(pattern)
 
     def tail_coefficients(self, eps: float, upper: bool) -> np.ndarray:
         r"""Per cell: bound on :math:`\int_{R} L\,dF / a_E` summed over the outer regions
@@ -185,20 +184,6 @@ class CellGrid:
         with np.errstate(divide="ignore"):
             loga = np.log(np.maximum(res.x, 0.0)) - self.logF
         return bound, loga
-
-
-def _secant(points, target):
-    """Next trial: secant on logit(bound) against log(eps) through the last two points."""
-    if len(points) < 2:
-        return None
-    (e1, b1), (e2, b2) = points[-2], points[-1]
-    if e1 == e2 or not (0 < b1 < 1 and 0 < b2 < 1):
-        return None
-    y1, y2 = math.log(b1 / (1 - b1)), math.log(b2 / (1 - b2))
-    if y1 == y2:
-        return None
-    yt = math.log(target / (1 - target))
-    return math.exp(math.log(e1) + (yt - y1) * (math.log(e2) - math.log(e1)) / (y2 - y1))
 
 
 def ridge_boxes(grid: CellGrid, loga: np.ndarray, eps: float, upper: bool = True, most: int = 5):
@@ -297,8 +282,7 @@ def best_ridges(model: GoalModel, tc, eps: float, start, upper: bool = True, fev
     res = minimize(f, z0, method="Nelder-Mead",
                    options={"initial_simplex": [z0] + [z0 + step * np.eye(z0.size)[j] for j in range(z0.size)],
                             "maxfev": fev, "xatol": 1e-4, "fatol": 1e-9})
-    best = make(res.x) if res.fun <= f(z0) else make(z0)
-    return best
+    return make(res.x)  # (Nelder-Mead keeps the best point, z0 included)
 
 
 def _plan(model: GoalModel, tc, cells: int) -> tuple[float, int]:
@@ -306,13 +290,8 @@ def _plan(model: GoalModel, tc, cells: int) -> tuple[float, int]:
     (more where a band is too narrow for the side: a cell cannot be wider than its band).
     Equal sides chain exactly through the neighbours: a common side :math:`2 r_c / n_c` is
     taken if one lies within a factor 1.6."""
-    ext, r = [], []
-    for c, prior in enumerate(model.priors):
-        part = next(p for p in model.parts if c in p.coords)
-        lo = min(float(prior.quantile(_TAIL_Q)), tc[c] - part.r)
-        hi = max(float(prior.upper_quantile(_TAIL_Q)), tc[c] + part.r)
-        ext.append(hi - lo)
-        r.append(part.r)
+    ranges = _ranges(model, tc)
+    ext, r = [hi - lo for _, _, lo, hi in ranges], [rc for _, rc, _, _ in ranges]
     h = (math.prod(ext) / cells) ** (1 / len(ext))
     best = None
     for n0 in range(1, min(int(3 * 2 * r[0] / h) + 2, 10_000)):
@@ -335,9 +314,7 @@ def witness_root(w, target: float, upper: bool, e0: float, rtol: float) -> float
     monotone in epsilon): secant steps on the logit from ``e0``, every returned value checked
     (``inf`` if none is found below 1e3 * e0)."""
     def gap(e):  # (about 8000 levels: a slightly looser bound than the default, as sound)
-        v = w.posterior(e, levels=4001 if upper else 8001)
-        v = min(max(v, 1e-300), 1 - 1e-16)
-        return math.log(v / (1 - v)) - math.log(target / (1 - target))
+        return _logit(w.posterior(e, levels=4001 if upper else 8001)) - _logit(target)
 
     sign = 1.0 if upper else -1.0
     bad = math.inf
@@ -414,7 +391,7 @@ class CellSide:
             pts.append((trial, b))
             if not self._safe(b):
                 up = min(up, trial)
-            nxt = _secant(pts, self.target)
+            nxt = secant_logit(pts, self.target)
             if nxt is not None and len(pts) >= 2:
                 (e1, b1), (e2, b2) = pts[-2:]
                 self.slope = (_logit(b2) - _logit(b1)) / (math.log(e2) - math.log(e1))

@@ -12,7 +12,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._certify import Bracket, certified_bound, crossing, logsumexp, odds_to_posterior, solve_lp
+from ._certify import (
+    Bracket,
+    certified_bound,
+    crossing,
+    logsumexp,
+    odds_to_posterior,
+    secant_logit,
+    solve_lp,
+)
 from ._goal_kernels import log_tilted
 from ._goal_model import GoalModel, combine_norm, coord_values, model_scale, record_distance
 from ._goal_pyramid import best_pyramid
@@ -638,14 +646,7 @@ class GridSide:
                 break
             top = min(up, self.hi)
             # secant on logit(bound) against log(eps) through the grid's last two points
-            pts = [(e_, b_) for e_, b_ in history[-2:]]
-            nxt = None
-            if len(pts) == 2 and pts[0][0] != pts[1][0] and 0 < pts[0][1] < 1 and 0 < pts[1][1] < 1:
-                (e1, b1), (e2, b2) = pts
-                y1, y2 = math.log(b1 / (1 - b1)), math.log(b2 / (1 - b2))
-                yt = math.log(target / (1 - target))
-                if y2 != y1:
-                    nxt = math.exp(math.log(e1) + (yt - y1) * (math.log(e2) - math.log(e1)) / (y2 - y1))
+            nxt = secant_logit(history, target)
             lo = self.lo
             if nxt is None or not (lo < nxt < top):
                 nxt = math.sqrt(lo * top) if lo > 0 and math.isfinite(top) else (top / 2 if math.isfinite(top) else trial * 4)
