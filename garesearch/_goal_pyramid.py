@@ -55,6 +55,11 @@ class PyramidWitness:
 
     def _smax(self):
         """A level beyond which every coordinate keeps less than 1e-18 of its mass outside."""
+        return self._reach(self.a, self.b)
+
+    def _reach(self, a, b) -> float:
+        """How far the box ``[a, b]`` must grow to leave less than 1e-18 of each coordinate's
+        mass outside (at least 1)."""
         out = 1.0
         for c, (prior, disc) in enumerate(zip(self.model.priors, self.model.discrete, strict=True)):
             if disc:
@@ -62,7 +67,7 @@ class PyramidWitness:
             lo = float(np.asarray(prior.quantile(1e-18))) if not isinstance(prior, Categorical) else prior.support[0]
             hi = float(np.asarray(prior.upper_quantile(1e-18))) if not isinstance(prior, Categorical) else prior.support[1]
             lo, hi = max(lo, prior.support[0]), min(hi, prior.support[1])
-            out = max(out, self.a[c] - lo, hi - self.b[c])
+            out = max(out, a[c] - lo, hi - b[c])
         return out
 
     def posterior(self, eps: float, levels: int = 20001) -> float:
@@ -205,14 +210,7 @@ class RidgeWitness(PyramidWitness):
     def _smax(self):
         """A level at which one box alone, grown, leaves less than 1e-18 of each coordinate's
         mass outside."""
-        best = math.inf
-        for a, b, lev in zip(self.boxes_a, self.boxes_b, self.levels, strict=True):
-            out = 1.0
-            for c, prior in enumerate(self.model.priors):
-                lo, hi = float(np.asarray(prior.quantile(1e-18))), float(np.asarray(prior.upper_quantile(1e-18)))
-                out = max(out, a[c] - lo, hi - b[c])
-            best = min(best, out - lev)
-        return best
+        return min(self._reach(a, b) - lev for a, b, lev in zip(self.boxes_a, self.boxes_b, self.levels, strict=True))
 
 
 def _goal_mass(model: GoalModel, per_all, per_in):
