@@ -1,14 +1,24 @@
 r"""Certified linear programs and brackets of one side of Def. 7 (beyond the paper).
 
 :func:`solve_lp` runs HiGHS with tight tolerances; :func:`certified_bound` turns its
-approximate dual into a bound valid for every feasible point (Neumaier-Shcherbina);
+approximate dual into a bound valid for every feasible point (Neumaier and Shcherbina, with a
+rigorous bound on the rounding errors of evaluating it: :func:`dual_bound`);
 :func:`search_bracket` finds a certified bracket :math:`[\epsilon_{lo}, \epsilon_{hi}]` of one
 side from a solver that returns, at each trial epsilon, a certified bound on the worst
 posterior and a witness mechanism.
+
+The work of every search is a fixed schedule (counts of steps, LPs and evaluations), so a
+result depends on its arguments only.  A wall-clock cap is optional: :func:`wall_clock_cap`
+sets a deadline for the calls made inside it (a context variable, so no signature carries
+it); :func:`check_time` raises :class:`BudgetExhausted` when the time left is below what the
+next piece of work is expected to take (measured on the LPs of the same call), and HiGHS is
+given the time left as its own limit.  Without a cap nothing here reads the clock.
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import math
 import time
 from dataclasses import dataclass, field
@@ -20,30 +30,104 @@ from .errors import InfeasibleError
 
 __all__ = [
     "Bracket",
+    "BudgetExhausted",
+    "capped",
     "certified_bound",
+    "check_time",
     "crossing",
+    "dual_bound",
     "logsumexp",
     "logsumexp_rows",
     "odds_to_posterior",
     "search_bracket",
     "secant_logit",
     "solve_lp",
+    "time_left",
+    "wall_clock_cap",
 ]
 
 _LP_OPTIONS = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
 
 
+# ------------------------------------------------------------------------------------------
+# The optional wall-clock cap
+# ------------------------------------------------------------------------------------------
+class BudgetExhausted(Exception):
+    """The optional wall-clock cap (:func:`wall_clock_cap`) ran out: the computation stops
+    where it is and returns the bracket reached so far (never raised without a cap)."""
+
+
+#: (deadline from time.perf_counter, {LP size: seconds of the last LP of that size}) or None
+_CAP: contextvars.ContextVar = contextvars.ContextVar("garesearch_goal_cap", default=None)
+
+
+@contextlib.contextmanager
+def wall_clock_cap(seconds: float | None):
+    """Calls inside the block stop after about ``seconds`` (``None``: no cap, no clock)."""
+    if seconds is None:
+        yield
+        return
+    token = _CAP.set((time.perf_counter() + float(seconds), {}))
+    try:
+        yield
+    finally:
+        _CAP.reset(token)
+
+
+def capped() -> bool:
+    """Whether a wall-clock cap is in force."""
+    return _CAP.get() is not None
+
+
+def time_left() -> float:
+    """Seconds left before the cap (``inf`` without one; the clock is read only with one)."""
+    cap = _CAP.get()
+    return math.inf if cap is None else cap[0] - time.perf_counter()
+
+
+def check_time(expected: float = 0.0) -> None:
+    """With a cap: raise :class:`BudgetExhausted` unless more than ``expected`` seconds are
+    left.  Without one: nothing (no clock is read)."""
+    if _CAP.get() is not None and time_left() <= expected:
+        raise BudgetExhausted
+
+
+def _expected_lp_seconds(size: int) -> float:
+    """With a cap: the expected seconds of an LP with ``size`` nonzeros, from the LPs of this
+    call (the closest smaller or equal size, scaled by ``(size / that size) ** 1.5``; 0 when
+    none was solved yet)."""
+    cap = _CAP.get()
+    if cap is None or not cap[1]:
+        return 0.0
+    seen = cap[1]
+    below = [k for k in seen if k <= size]
+    k = max(below) if below else min(seen)
+    return seen[k] * (size / k) ** 1.5 if k < size else seen[k]
+
+
 def solve_lp(cost, A_ub, a_eq, ub, methods=("highs-ds", "highs-ipm"), options=None):
     """HiGHS with tight tolerances (by default dual simplex, then interior point; the bound
     is certified from the dual by :func:`certified_bound` whichever solves it); ``options``:
-    more HiGHS options."""
+    more HiGHS options.  Under a wall-clock cap an LP that is not expected to end in the time
+    left is not started, and HiGHS gets the time left as its limit (:class:`BudgetExhausted`
+    either way)."""
     from scipy.optimize import linprog
 
+    cap = _CAP.get()
+    size = int(getattr(A_ub, "nnz", np.size(A_ub))) + len(a_eq)
     last = None
     for method in methods:
+        opts = {**_LP_OPTIONS, **(options or {})}
+        if cap is not None:
+            check_time(_expected_lp_seconds(size))
+            opts["time_limit"] = max(time_left(), 1e-3)
+            start = time.perf_counter()
         res = linprog(cost, A_ub=A_ub, b_ub=np.zeros(A_ub.shape[0]), A_eq=a_eq[None, :], b_eq=[1.0],
-                      bounds=np.stack([np.zeros_like(ub), ub], axis=1), method=method,
-                      options={**_LP_OPTIONS, **(options or {})})
+                      bounds=np.stack([np.zeros_like(ub), ub], axis=1), method=method, options=opts)
+        if cap is not None:
+            cap[1][size] = time.perf_counter() - start
+            if res.status != 0 and time_left() <= 0:
+                raise BudgetExhausted
         if res.status == 0:
             return res
         last = res
@@ -52,31 +136,118 @@ def solve_lp(cost, A_ub, a_eq, ub, methods=("highs-ds", "highs-ipm"), options=No
         "(larger rtol) or fewer attributes")
 
 
-def certified_bound(res, obj, A_ub, a_eq, ub, upper: bool) -> float:
-    r"""A bound on the LP's optimum valid for every feasible point, from its approximate dual.
+_U = 2.0 ** -53  # unit roundoff of binary64
+_ETA = float(np.finfo(float).smallest_subnormal)  # the smallest positive double, 2^-1074
 
-    For ``upper`` (maximise ``obj @ x``): with :math:`y = \max(0, -\text{marginals}) \ge 0` and
-    any :math:`\lambda`, :math:`obj^T x \le \lambda + \sum_k u_k \max(0, r_k - \lambda a_k)`,
-    :math:`r = obj - A^T y`, for all ``x`` with :math:`Ax \le 0`, :math:`a^Tx = 1`,
-    :math:`0 \le x \le u`; minimised over :math:`\lambda` exactly.  For the minimum, the mirror
-    image with :math:`r = obj + A^T y`.
+
+def _up(x):
+    """The next double towards +inf: an upper bound on the exact result of the one operation
+    that gave ``x`` under rounding to nearest (its error is at most half a spacing)."""
+    return np.nextafter(x, np.inf)
+
+
+def _down(x):
+    return np.nextafter(x, -np.inf)
+
+
+def _gamma(n) -> np.ndarray:
+    r"""An upper bound on :math:`\gamma_n / (1 - \gamma_n) = nu / (1 - 2nu)`,
+    :math:`\gamma_n = nu / (1 - nu)` (Higham, Sec. 3.1), for counts ``n`` (array), with a
+    relative slack of 1e-8 that covers the rounding of this very expression."""
+    n = np.asarray(n, float)
+    if np.any(n * _U >= 0.25):
+        raise ValueError("too many terms for the forward error bound")
+    return n * _U / (1.0 - 2.0 * n * _U) * (1.0 + 1e-8)
+
+
+def _sum_up(t: np.ndarray) -> float:
+    r"""An upper bound on the exact sum of the nonnegative doubles ``t``: the computed sum
+    :math:`\hat s` (any order) satisfies :math:`s \le \hat s / (1 - \gamma_{m-1})`, so
+    :math:`s \le \hat s (1 + \gamma_m/(1-\gamma_m))`, each operation rounded upwards."""
+    if t.size == 0:
+        return 0.0
+    s = float(np.sum(t))
+    return float(_up(s + _up(s * float(_gamma(t.size)))))
+
+
+def dual_bound(y, obj, A_ub, a_eq, ub, upper: bool, errors: bool = True) -> float:
+    r"""The Neumaier-Shcherbina bound of ``y`` (any vector, negative and non-finite entries
+    taken as 0) on the LP :math:`\max / \min\ obj^T x` s.t. :math:`A x \le 0`,
+    :math:`a^T x = 1`, :math:`0 \le x \le u`, valid for every feasible point and rigorous in
+    floating point.
+
+    Neumaier and Shcherbina, "Safe bounds in linear and mixed-integer linear programming",
+    Math. Program. 99 (2004) 283-296: for :math:`y \ge 0` and any :math:`\lambda`, every
+    feasible ``x`` has (maximum; :math:`\sigma = 1`, minimum: :math:`\sigma = -1`)
+
+    .. math::
+
+        \sigma\, obj^T x \le g^T x \le \lambda + \sum_k u_k \max(0, g_k - \lambda a_k),
+        \qquad g = \sigma\, obj - A^T y,
+
+    since :math:`y^T A x \le 0` and :math:`a^T x = 1`; :math:`\lambda` is the minimiser of the
+    right-hand side (exact for the computed ``g``; any value is valid).  The rounding errors
+    of evaluating it are bounded explicitly (Higham, *Accuracy and Stability of Numerical
+    Algorithms*, Sec. 3.1): each :math:`(A^T y)_k`, a dot product of :math:`n_k` terms (the
+    stored entries of column ``k``), is within :math:`\gamma_{n_k} (|A|^T |y|)_k` (plus
+    :math:`n_k 2^{-1074}` for underflow) of its computed value, so ``g`` is bounded above by
+    the computed value raised by that amount; every elementwise operation after it is rounded
+    upwards (the computed double moved one step with :func:`numpy.nextafter`) and the final
+    sum of nonnegative terms is raised by :math:`\gamma_m/(1-\gamma_m)` of itself.  The
+    result is an upper bound for ``upper`` (the maximum) and a lower bound otherwise, for the
+    LP whose data are the given doubles.  ``errors=False`` evaluates the same formula in plain
+    floating point (no error terms; not rigorous, for tests).
     """
-    y = np.maximum(0.0, -np.asarray(res.ineqlin.marginals, dtype=float))
-    aty = A_ub.T @ y
-    r = obj - aty if upper else obj + aty
-    if not upper:  # min obj.x >= -(max (-obj).x): reuse the maximisation formula on -r
-        r = -r
-    free = a_eq <= 0
-    const = float(np.sum(np.maximum(0.0, r[free]) * ub[free]))
-    ra, aa, ua = r[~free], a_eq[~free], ub[~free]
-    bp = ra / aa
-    order = np.argsort(-bp)
-    cum = np.cumsum((ua * aa)[order])
-    k = int(np.searchsorted(cum, 1.0))  # slope of the bound changes sign here
-    lam = float(bp[order][min(k, bp.size - 1)])
-    val = lam + const + float(np.sum(ua * np.maximum(0.0, ra - lam * aa)))
-    val = val * (1 + 4e-15) + 1e-300
+    y = np.asarray(y, dtype=float)
+    y = np.where(np.isfinite(y) & (y > 0), y, 0.0)
+    obj, a_eq, ub = (np.asarray(v, dtype=float) for v in (obj, a_eq, ub))
+    sigma = 1.0 if upper else -1.0
+    s_hat = np.asarray(A_ub.T @ y, dtype=float).ravel()
+    if errors:
+        absA = abs(A_ub)
+        mag = np.asarray(absA.T @ y, dtype=float).ravel()  # y >= 0
+        nnz = (np.bincount(A_ub.tocsr().indices, minlength=A_ub.shape[1]) if hasattr(A_ub, "tocsr")
+               else np.full(A_ub.shape[1], A_ub.shape[0]))
+        tiny = _up(2.0 * nnz * _ETA)
+        err = _up(_up(_gamma(nnz) * _up(mag + tiny)) + tiny)  # >= |s_hat - A^T y|
+        g = _up(_up(sigma * obj - s_hat) + err)
+    else:
+        g = sigma * obj - s_hat
+    # lambda: the minimiser of the convex piecewise linear bound (breakpoints g_k / a_k, a_k > 0)
+    pos = a_eq > 0
+    if np.any(pos):
+        ra, aa, ua = g[pos], a_eq[pos], ub[pos]
+        bp = ra / aa
+        order = np.argsort(-bp)
+        cum = np.cumsum((ua * aa)[order])
+        k = int(np.searchsorted(cum, 1.0))  # slope of the bound changes sign here
+        lam = float(bp[order][min(k, bp.size - 1)])
+    else:
+        lam = 0.0
+    if not math.isfinite(lam):
+        return math.inf if upper else -math.inf
+    if errors:
+        d = _up(g - _down(lam * a_eq))  # >= g_k - lam a_k
+        d = np.maximum(d, 0.0)
+        with np.errstate(invalid="ignore"):
+            terms = np.where(d > 0, _up(ub * d), 0.0)
+        val = float(_up(lam + _sum_up(terms)))
+    else:
+        d = np.maximum(g - lam * a_eq, 0.0)
+        with np.errstate(invalid="ignore"):
+            terms = np.where(d > 0, ub * d, 0.0)
+        val = lam + float(np.sum(terms))
+    if math.isnan(val):
+        val = math.inf
     return val if upper else -val
+
+
+def certified_bound(res, obj, A_ub, a_eq, ub, upper: bool) -> float:
+    r"""A bound on the LP's optimum valid for every feasible point, from the approximate dual
+    HiGHS returns (``y = max(0, -marginals)``, :func:`dual_bound`: Neumaier-Shcherbina with a
+    rigorous bound on the rounding errors of its evaluation).  For ``upper`` (maximise
+    ``obj @ x``) an upper bound, else a lower bound on the minimum."""
+    return dual_bound(-np.asarray(res.ineqlin.marginals, dtype=float), obj, A_ub, a_eq, ub, upper)
 
 
 def secant_logit(points, target: float) -> float | None:
@@ -117,6 +288,7 @@ class Bracket:
     lps: int = 0
     size: dict = field(default_factory=dict)
     bound: float = math.nan  # certified bound on the worst posterior at lo
+    cut_short: bool = False  # the wall-clock cap stopped the search before its schedule ended
 
 
 def crossing(fun, target, upper, lo=0.0, hi=math.inf, scale=1.0, rtol=1e-13):
@@ -148,28 +320,38 @@ def crossing(fun, target, upper, lo=0.0, hi=math.inf, scale=1.0, rtol=1e-13):
     return b
 
 
-def search_bracket(solve, target, upper, rtol, eps0, scale, lps, size, budget=math.inf):
+def search_bracket(solve, target, upper, rtol, eps0, scale, lps, size, steps=60, enough=math.inf):
     """Certified bracket of one side: ``lo`` with a certified bound on the safe side of
     ``target``, ``hi`` where a witness mechanism crosses it.  Each step solves at ``trial``:
     a certified trial raises ``lo``; the witness of every step lowers ``hi`` to the epsilon at
     which its posterior crosses ``target`` (exact for a finite prior once the LP's optimal
-    vertex is found, so typically two or three steps suffice)."""
-    t_start = time.perf_counter()
+    vertex is found, so typically two or three steps suffice).  The search ends when the
+    bracket is within ``rtol``, when ``lo`` reaches ``enough`` (a sound end that is enough
+    for the caller) or after ``steps`` solves; under a wall-clock cap
+    (:func:`wall_clock_cap`) also when a step is not expected to end in time (the bracket so
+    far, ``cut_short``)."""
     lo, hi, up, wit_hi, at_lo = 0.0, math.inf, math.inf, None, math.nan
     trial = eps0 if eps0 and eps0 > 0 and math.isfinite(eps0) else 1.0 / scale
-    for _ in range(60):
-        bound, wit = solve(trial)
+    cut = False
+    last = 0.0  # seconds of the last step (measured under a cap only)
+    for _ in range(steps):
+        try:
+            check_time(last)
+            t0 = time.perf_counter() if capped() else 0.0
+            bound, wit = solve(trial)
+            root = crossing(wit.posterior, target, upper, scale=scale)
+            last = time.perf_counter() - t0 if capped() else 0.0
+        except BudgetExhausted:
+            cut = True
+            break
         safe = bound <= target if upper else bound >= target
         if safe and trial > lo:
             lo, at_lo = trial, bound
         else:
             up = min(up, trial)
-        root = crossing(wit.posterior, target, upper, scale=scale)
         if root < hi:
             hi, wit_hi = root, wit
-        if math.isfinite(hi) and lo > 0 and hi - lo <= rtol * hi:
-            break
-        if time.perf_counter() - t_start > budget:
+        if (math.isfinite(hi) and lo > 0 and hi - lo <= rtol * hi) or lo >= enough:
             break
         top = min(hi, up)
         if not math.isfinite(top):
@@ -179,7 +361,7 @@ def search_bracket(solve, target, upper, rtol, eps0, scale, lps, size, budget=ma
         else:
             trial = math.sqrt(lo * top) if lo > 0 else top / 4
     post = wit_hi.posterior(hi) if wit_hi is not None and math.isfinite(hi) else math.nan
-    return Bracket(lo, hi, wit_hi, post, lps(), size(), at_lo)
+    return Bracket(lo, hi, wit_hi, post, lps(), size(), at_lo, cut_short=cut)
 
 
 def logsumexp_rows(terms: np.ndarray) -> np.ndarray:

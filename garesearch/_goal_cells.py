@@ -28,16 +28,16 @@ out only loosens the bound.
 from __future__ import annotations
 
 import math
-import time
 
 import numpy as np
 
-from ._certify import certified_bound, secant_logit, solve_lp
+from ._certify import BudgetExhausted, certified_bound, check_time, secant_logit, solve_lp
 from ._goal_kernels import log_diff_ndtr, log_tilted
 from ._goal_model import GoalModel, in_goal_set, model_scale
 from .priors import Normal
 
-__all__ = ["SIZES", "CellGrid", "best_ridges", "cell_grid", "cell_sides", "cells_apply", "ridge_boxes"]
+__all__ = ["SIZES", "CellGrid", "best_ridges", "cell_grid", "cell_sides", "cells_apply", "ridge_boxes",
+           "schedule"]
 
 #: the box of cells covers each prior's central 1 - 2e-5 (and X')
 _TAIL_Q = 1e-5
@@ -274,6 +274,7 @@ def best_ridges(model: GoalModel, tc, eps: float, start, upper: bool = True, fev
         return RidgeWitness(model, tc, lo, hi, S, upper)
 
     def f(z):
+        check_time()  # (under a wall-clock cap only)
         # (about 400 levels either way: the upper side's layer cake doubles them)
         v = make(z).posterior(eps, levels=201 if upper else 401)
         return -v if upper else v
@@ -314,6 +315,7 @@ def witness_root(w, target: float, upper: bool, e0: float, rtol: float) -> float
     monotone in epsilon): secant steps on the logit from ``e0``, every returned value checked
     (``inf`` if none is found below 1e3 * e0)."""
     def gap(e):  # (about 8000 levels: a slightly looser bound than the default, as sound)
+        check_time()  # (under a wall-clock cap only)
         return _logit(w.posterior(e, levels=4001 if upper else 8001)) - _logit(target)
 
     sign = 1.0 if upper else -1.0
@@ -355,6 +357,7 @@ class CellSide:
         self.size: dict = {}
         self.last = None  # (grid, eps, loga) of the last LP
         self.slope = None  # d logit(bound) / d log(eps), from the last secant
+        self.cut_short = False  # the wall-clock cap stopped the schedule
 
     def _safe(self, bound: float) -> bool:
         return bound <= self.target if self.upper else bound >= self.target
@@ -369,25 +372,20 @@ class CellSide:
             self.lo, self.at_lo = eps, bound
         return bound
 
-    def crossing(self, grid: CellGrid, deadline: float, first: float | None = None, lps: int = 6,
+    def crossing(self, grid: CellGrid, first: float | None = None, lps: int = 6,
                  shrink: float = 0.0, stop: float = math.inf, once: bool = False) -> float:
         """Secant search (logit of the bound against log epsilon) for the epsilon where
-        ``grid``'s bound meets the target; the sound end moves with every certified trial.
-        Returns the last estimate.  ``shrink``: each trial goes that much (relative) below
-        the estimate, so that it is likely certified; a single point steps by the last slope.
-        ``stop``: a sound end that is enough (the search ends once it is reached); ``once``:
-        end at the first certified trial (a finer grid follows)."""
+        ``grid``'s bound meets the target, at most ``lps`` LPs; the sound end moves with every
+        certified trial.  Returns the last estimate.  ``shrink``: each trial goes that much
+        (relative) below the estimate, so that it is likely certified; a single point steps by
+        the last slope.  ``stop``: a sound end that is enough (the search ends once it is
+        reached); ``once``: end at the first certified trial (a finer grid follows)."""
         pts: list = []
         trial = first or self.trial
         up, est = math.inf, trial
         yt = _logit(self.target)
-        last = 0.0  # seconds of the last LP: one that would end past the deadline is not started
         for _ in range(lps):
-            if pts and time.perf_counter() + last > deadline:
-                break
-            t_lp = time.perf_counter()
             b = self.lp(grid, trial)
-            last = time.perf_counter() - t_lp
             pts.append((trial, b))
             if not self._safe(b):
                 up = min(up, trial)
@@ -416,8 +414,8 @@ class CellSide:
 
     def witness(self, eps: float, fev: int = 300) -> None:
         """The best witness near ``eps``: ridges from the last LP's profile (a shifted
-        pyramid if there is no profile; ``fev`` evaluations of the search); ``hi`` where it
-        crosses the target."""
+        pyramid if there is no profile; ``fev`` evaluations of the Nelder-Mead search); ``hi``
+        where it crosses the target."""
         from ._goal_pyramid import best_pyramid
 
         w = None
@@ -436,7 +434,8 @@ class CellSide:
         from ._certify import Bracket
 
         post = self.wit.posterior(self.hi) if self.wit is not None and math.isfinite(self.hi) else math.nan
-        return Bracket(self.lo, self.hi, self.wit, post, self.lps, self.size, self.at_lo)
+        return Bracket(self.lo, self.hi, self.wit, post, self.lps, self.size, self.at_lo,
+                       cut_short=self.cut_short)
 
 
 def _logit(p: float) -> float:
@@ -444,19 +443,41 @@ def _logit(p: float) -> float:
     return math.log(p / (1 - p))
 
 
-#: cells of the grids, coarse to fine
-SIZES = (800, 3000, 7000)
+#: cells of the grids, coarse to fine (the schedule takes those up to about 80 / rtol)
+SIZES = (800, 3000, 7000, 16000, 36000)
 
 
-def cell_sides(model, tc, targets, rtol, budget, eps0, sizes=SIZES):
+def schedule(rtol: float, sizes=SIZES) -> tuple:
+    """The grids of the work schedule for ``rtol``: the cell counts of ``sizes`` up to
+    ``80 / rtol`` (the first always; 800, 3,000 and 7,000 cells at the default 1 %).  The
+    relaxation's crossing converges about as the inverse of the number of cells, so a tenth
+    of ``rtol`` takes about ten times the cells."""
+    return tuple(n for k, n in enumerate(sizes) if k == 0 or n <= 80.0 / rtol)
+
+
+def cell_sides(model, tc, targets, rtol, eps0, sizes=None):
     """Certified brackets of both sides (``targets``: name -> (target, upper)) by cell
-    relaxations on grids of about ``sizes`` cells.  Every side finds its crossing on the
-    coarsest grid; the side that crosses first gets its witness there.  Then, while the
-    bracket is wider than ``rtol`` and time is left, the side with the lower sound end moves
-    to its next grid, starting where the crossings of its coarser grids extrapolate to
-    (second order in the cell side), a little below."""
-    deadline = time.perf_counter() + budget
+    relaxations on grids of about ``sizes`` cells (default: :func:`schedule` of ``rtol``).
+    Every side finds its crossing on the coarsest grid (at most 6 LPs); the side that
+    crosses first gets its witness there (a Nelder-Mead search of 300 evaluations from the
+    LP's profile, then at most 12 secant steps to its crossing).  Then, while the bracket is
+    wider than ``rtol``, the side with the lower sound end moves to its next grid, starting
+    where the crossings of its coarser grids extrapolate to (second order in the cell side),
+    a little below (at most 3 LPs per grid, and one more at the point that would be enough).
+    Every decision is on the computed bounds: the work depends on the arguments only.  Under
+    a wall-clock cap the schedule stops where the cap runs out (the brackets so far,
+    ``cut_short``)."""
+    sizes = schedule(rtol) if sizes is None else tuple(sizes)
     sides = {n: CellSide(model, tc, tg, up, rtol, eps0) for n, (tg, up) in targets.items()}
+    try:
+        _cell_schedule(model, tc, sides, rtol, sizes)
+    except BudgetExhausted:
+        for side in sides.values():
+            side.cut_short = True
+    return {n: s.bracket() for n, s in sides.items()}
+
+
+def _cell_schedule(model, tc, sides, rtol, sizes):
     grids: dict = {}
 
     def grid(k):
@@ -466,23 +487,18 @@ def cell_sides(model, tc, targets, rtol, budget, eps0, sizes=SIZES):
 
     level = dict.fromkeys(sides, 0)
     found: dict = {n: [] for n in sides}  # (cell side, crossing estimate) per grid
-    lp_time: dict = {}
     for n, side in sides.items():
         g = grid(0)
-        t = time.perf_counter()
-        found[n].append((float(g.steps.max()), side.crossing(g, deadline)))
-        lp_time[0] = (time.perf_counter() - t) / max(side.lps, 1)
+        found[n].append((float(g.steps.max()), side.crossing(g)))
     # the witness of the side whose crossing comes first, then of the others whose crossing
     # lies below it (they may bind)
     first_n = min(sides, key=lambda n: found[n][-1][1])
-    # (a short search when the budget is nearly spent)
-    fev = 300 if deadline - time.perf_counter() > 2.0 else 60
-    sides[first_n].witness(found[first_n][-1][1], fev)
+    sides[first_n].witness(found[first_n][-1][1])
     for n in sides:
         if n != first_n and found[n][-1][1] < found[first_n][-1][1]:
-            sides[n].witness(found[n][-1][1], fev)
+            sides[n].witness(found[n][-1][1])
     tried: set = set()
-    while time.perf_counter() < deadline:
+    while True:
         hi = min(s.hi for s in sides.values())
         n = min(sides, key=lambda n: sides[n].lo)
         side = sides[n]
@@ -500,10 +516,6 @@ def cell_sides(model, tc, targets, rtol, budget, eps0, sizes=SIZES):
         k = level[n] + 1
         if k >= len(sizes):
             break
-        if k in lp_time and time.perf_counter() + lp_time[k] > deadline:
-            break
-        if k - 1 in lp_time and time.perf_counter() + lp_time[k - 1] * (sizes[k] / sizes[k - 1]) ** 1.3 > deadline:
-            break
         g = grid(k)
         h = float(g.steps.max())
         # the crossings converge to about second order in the cell side: extrapolate from the
@@ -517,11 +529,7 @@ def cell_sides(model, tc, targets, rtol, budget, eps0, sizes=SIZES):
         first = lim - (lim - c1) * (h / h1) ** 2
         # a little below (a failed trial costs a second LP), and no higher than the bracket needs
         first = max(min(first * (1 - rtol / 3), hi * (1 - rtol / 2)), side.lo * (1 + rtol / 16))
-        t = time.perf_counter()
-        before = side.lps
-        est = side.crossing(g, deadline, first=first, lps=3, shrink=rtol / 8, stop=hi * (1 - rtol),
+        est = side.crossing(g, first=first, lps=3, shrink=rtol / 8, stop=hi * (1 - rtol),
                             once=k + 1 < len(sizes))
-        lp_time[k] = (time.perf_counter() - t) / max(side.lps - before, 1)
         found[n].append((h, est))
         level[n] = k
-    return {n: s.bracket() for n, s in sides.items()}

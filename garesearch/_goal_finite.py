@@ -153,8 +153,9 @@ def finite_lp(rec: Records, inside, eps, upper, pairs):
     return bound, s - s.max(), float(obj @ res.x)
 
 
-def finite_side(rec: Records, inside, target, upper, rtol, eps0=None, budget=math.inf):
-    """Certified bracket of one side for a finite goal (exact LP with cutting planes)."""
+def finite_side(rec: Records, inside, target, upper, rtol, eps0=None, enough=math.inf):
+    """Certified bracket of one side for a finite goal (exact LP with cutting planes), to
+    relative width ``rtol`` or until the sound end reaches ``enough``."""
     pairs, exact = rec.network()
     lps = 0
     if pairs.shape[0] == 0:  # one record: nothing can move
@@ -181,4 +182,4 @@ def finite_side(rec: Records, inside, target, upper, rtol, eps0=None, budget=mat
         return bound, best[0]
 
     return search_bracket(solve, target, upper, rtol, eps0, scale=1.0, lps=lambda: lps,
-                          size=lambda: {"records": rec.n, "pairs": int(pairs.shape[0])}, budget=budget)
+                          size=lambda: {"records": rec.n, "pairs": int(pairs.shape[0])}, enough=enough)

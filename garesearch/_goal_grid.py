@@ -7,14 +7,15 @@ from __future__ import annotations
 
 import itertools
 import math
-import time
 from dataclasses import dataclass
 
 import numpy as np
 
 from ._certify import (
     Bracket,
+    BudgetExhausted,
     certified_bound,
+    check_time,
     crossing,
     logsumexp,
     odds_to_posterior,
@@ -391,7 +392,7 @@ class Grid:
                 continue
             else:
                 mn, mx = combine_norm(dmin, part.pball), combine_norm(dmax, part.pball)
-            r = part.r * (1 + 1e-12) if part.kind == "ball" else part.r
+            r = part.r  # (a cell is inside when its farthest point's computed distance is <= r)
             if exact:
                 stat.append(np.where(mx <= r, 1, 0))
             else:
@@ -505,6 +506,7 @@ class GridWitness:
         self.grid, self.s, self.upper = grid, s, upper
 
     def posterior(self, eps: float) -> float:
+        check_time()  # (under a wall-clock cap only)
         vals, inside = self.grid.witness_cells(self.s, eps, self.upper)
         la = logsumexp(vals[inside])
         lb = logsumexp(vals[~inside])
@@ -578,7 +580,8 @@ class GridSide:
     end from the grid relaxations.
 
     :meth:`step` solves up to four LPs on the current grid, then refines it; ``done`` says that
-    the bracket is within ``rtol`` or that the grid cannot grow within ``max_nodes``.
+    the bracket is within ``rtol`` or that the grid cannot grow within ``max_nodes``.  The
+    work (grids, LPs, witness evaluations) depends on the arguments only.
     """
 
     def __init__(self, model, tc, target, upper, rtol, eps0, max_nodes):
@@ -591,6 +594,7 @@ class GridSide:
         self.done = False
         self.grid: Grid | None = None  # the last grid built by step()
         self._pyramid_started = False
+        self.cut_short = False  # the wall-clock cap stopped the schedule
 
     def _pyramids(self):
         e = self.trial
@@ -607,14 +611,12 @@ class GridSide:
     def _converged(self) -> bool:
         return math.isfinite(self.hi) and self.lo > 0 and self.hi - self.lo <= self.rtol * self.hi
 
-    def step(self, deadline: float, enough: float = math.inf) -> None:
-        """One grid: LPs until the time is up (``deadline``, from ``time.perf_counter``; an LP
-        that would end past it, timed by the grid's last one, is not started), the bracket is
-        within ``rtol``, the sound end reaches ``enough`` (the other side's sound end: beyond it
-        this side does not bind) or the secant settles; then a finer grid.  The
-        first grid, a finer one whose last estimate of the crossing is within 5 % of ``enough``,
-        and one whose last trial is the sound end itself (it stopped at the cap) start at
-        ``enough``."""
+    def step(self, enough: float = math.inf) -> None:
+        """One grid: up to four LPs, until the bracket is within ``rtol``, the sound end
+        reaches ``enough`` (the other side's sound end: beyond it this side does not bind)
+        or the secant settles; then a finer grid.  The first grid, a finer one whose last
+        estimate of the crossing is within 5 % of ``enough``, and one whose last trial is the
+        sound end itself (it stopped at the cap) start at ``enough``."""
         upper, target, rtol = self.upper, self.target, self.rtol
         if self.lo < enough < math.inf and (self.lps == 0 or self.trial <= self.lo
                                             or enough <= self.trial * 1.05):
@@ -627,14 +629,9 @@ class GridSide:
         self.size = grid.size
         up = math.inf
         history: list = []
-        last = 0.0  # seconds of this grid's last LP: another one that would end past the deadline is skipped
         for _ in range(4):
-            if self.lps > 0 and time.perf_counter() + last > deadline:
-                break
             trial = self.trial
-            t_lp = time.perf_counter()
             bound, wit, safe = self._solve(grid, trial)
-            last = time.perf_counter() - t_lp
             if not safe:
                 up = min(up, trial)
             history.append((trial, bound))
@@ -642,7 +639,7 @@ class GridSide:
                 root = crossing(wit.posterior, target, upper, lo=trial / 4, scale=self.scale, rtol=rtol / 50)
                 if root < self.hi:
                     self.hi, self.wit_hi = root, wit
-            if self._converged() or time.perf_counter() > deadline or self.lo >= enough:
+            if self._converged() or self.lo >= enough:
                 break
             top = min(up, self.hi)
             # secant on logit(bound) against log(eps) through the grid's last two points
@@ -684,22 +681,33 @@ class GridSide:
 
     def bracket(self) -> Bracket:
         post = self.wit_hi.posterior(self.hi) if self.wit_hi is not None and math.isfinite(self.hi) else math.nan
-        return Bracket(self.lo, self.hi, self.wit_hi, post, self.lps, self.size, self.at_lo)
+        return Bracket(self.lo, self.hi, self.wit_hi, post, self.lps, self.size, self.at_lo,
+                       cut_short=self.cut_short)
 
 
-def grid_sides(model, tc, targets, rtol, budget, eps0, max_nodes, first=None):
+def grid_sides(model, tc, targets, rtol, eps0, max_nodes, first=None):
     """Certified brackets of both sides (``targets``: name -> (target, upper)), refined in
     turns: the next grid goes to the side whose sound end is lower (the epsilon's sound end is
-    the lower of the two), until that side is done or ``budget`` seconds are up.  A side stops
-    its LPs once its sound end reaches the other's (it is then "capped": its own optimum may
-    lie further; when the turns are over, it tries the other's sound end once more on its last
-    grid).
-    ``first``: the side that starts; its sound end is where the other starts."""
-    deadline = time.perf_counter() + budget
+    the lower of the two), until that side is done (within ``rtol``, or its grid cannot grow
+    within ``max_nodes``).  A side stops its LPs once its sound end reaches the other's (it is
+    then "capped": its own optimum may lie further; when the turns are over, it tries the
+    other's sound end once more on its last grid).
+    ``first``: the side that starts; its sound end is where the other starts.  The schedule
+    depends on the arguments only; under a wall-clock cap it stops where the cap runs out
+    (the brackets so far, ``cut_short``)."""
     names = sorted(targets, key=lambda n: n != first)
     sides = {n: GridSide(model, tc, targets[n][0], targets[n][1], rtol, eps0, max_nodes) for n in names}
+    try:
+        _grid_turns(sides, names)
+    except BudgetExhausted:
+        for side in sides.values():
+            side.cut_short = True
+    return {n: s.bracket() for n, s in sides.items()}
+
+
+def _grid_turns(sides, names):
     capped = dict.fromkeys(names, False)
-    while time.perf_counter() <= deadline:
+    while True:
         low = min(sides[n].lo for n in names)
         tied = [n for n in names if sides[n].lo == low]
         name = next((n for n in tied if not capped[n]), tied[0])
@@ -708,7 +716,7 @@ def grid_sides(model, tc, targets, rtol, budget, eps0, max_nodes, first=None):
             break
         others = [sides[n].lo for n in names if n != name and sides[n].lps > 0 and not capped[n]]
         enough = min(others) if others else math.inf
-        side.step(deadline, enough)
+        side.step(enough)
         capped[name] = side.lo >= enough
     # the turns are over: a capped side that the other has passed tries the other's sound end
     # once more, on its last grid (one LP)
@@ -716,7 +724,6 @@ def grid_sides(model, tc, targets, rtol, budget, eps0, max_nodes, first=None):
     others = [sides[n].lo for n in names if n != low]
     if capped[low] and others and sides[low].lo < min(others):
         sides[low].certify(min(others))
-    return {n: s.bracket() for n, s in sides.items()}
 
 
 def halve_axes(axes: list[Axis]) -> list[Axis]:

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from .errors import ParameterError
-from .goals import AllOf, AnyOf, Attribute, Coordinates, attributes_of, or_probability, resolve_t
+from .goals import AllOf, AnyOf, Attribute, Coordinates, attributes_of, norm_of, or_probability, resolve_t
 from .priors import Categorical, Prior
 
 __all__ = [
@@ -137,14 +137,11 @@ def rebuild_goal(model: GoalModel):
 # Distances and membership on arrays of records (one column per coordinate)
 # ------------------------------------------------------------------------------------------
 def combine_norm(parts_d: list[np.ndarray], norm: float) -> np.ndarray:
+    """The ``norm`` of per-part (or per-coordinate) distances (:func:`garesearch.goals.norm_of`:
+    exact when one of them is nonzero)."""
     if len(parts_d) == 1:
         return parts_d[0]
-    stack = np.stack(parts_d, axis=-1)
-    if math.isinf(norm):
-        return stack.max(axis=-1)
-    if norm == 1:
-        return stack.sum(axis=-1)
-    return (stack**norm).sum(axis=-1) ** (1.0 / norm)
+    return norm_of(np.stack(parts_d, axis=-1), norm)
 
 
 def part_distance(part: Part, X: np.ndarray, Y: np.ndarray) -> np.ndarray:
@@ -163,7 +160,11 @@ def record_distance(model: GoalModel, X: np.ndarray, Y: np.ndarray) -> np.ndarra
 
 
 def in_goal_set(model: GoalModel, X: np.ndarray, tc) -> np.ndarray:
-    """Whether records ``X`` (..., ncoord) reach the goal for the true values ``tc``."""
+    """Whether records ``X`` (..., ncoord) reach the goal for the true values ``tc``: a
+    numeric part when the computed ``|x - t| <= r``, a ball when its computed norm of those
+    is ``<= r`` (exact on the axes through ``t``, see :func:`garesearch.goals.norm_of`), as
+    written: a record exactly at distance ``r`` is inside, one a rounding error beyond is
+    not."""
     within = []
     for part in model.parts:
         if part.kind == "disc":
@@ -174,7 +175,7 @@ def in_goal_set(model: GoalModel, X: np.ndarray, tc) -> np.ndarray:
             within.append(np.abs(X[..., c] - tc[c]) <= part.r)
         else:
             d = combine_norm([np.abs(X[..., c] - tc[c]) for c in part.coords], part.pball)
-            within.append(d <= part.r * (1 + 1e-12))
+            within.append(d <= part.r)
     out = np.zeros(X.shape[:-1], dtype=bool)
     for term in model.terms:
         acc = np.ones(X.shape[:-1], dtype=bool)

@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from ._certify import odds_to_posterior
+from ._certify import check_time, odds_to_posterior
 from ._goal_kernels import log_tilted
 from ._goal_model import GoalModel, model_scale
 from .priors import Categorical
@@ -71,6 +71,7 @@ class PyramidWitness:
         return out
 
     def posterior(self, eps: float, levels: int = 20001) -> float:
+        check_time()  # (under a wall-clock cap only)
         smax = self._smax()
         if self.upper:
             # levels even in e^{-eps s} and even in s (for tiny masses far out), down to

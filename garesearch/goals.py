@@ -49,6 +49,7 @@ __all__ = [
     "in_goal",
     "lp_ball_mass",
     "lp_norm",
+    "norm_of",
     "or_probability",
     "prior_density",
     "resolve_t",
@@ -526,11 +527,22 @@ class Coordinates(_Goal):
         return out
 
     def contains(self, x, t) -> np.ndarray:
-        """Whether points ``x`` (last axis: the coordinates) lie in the ball around ``t``."""
+        """Whether points ``x`` (last axis: the coordinates) lie in the ball around ``t``: their
+        computed distance (:func:`norm_of` of the computed ``|x_i - t_i|``) is at most ``r``
+        (exact on the axes through ``t``; elsewhere the decision of the rounded norm, a few
+        units in the last place from the exact one).
+
+        Examples
+        --------
+        >>> from garesearch.priors import Normal
+        >>> ball = Coordinates([Normal(0, 1), Normal(0, 1)], r=0.3, norm=2)
+        >>> ball.contains([[0.3, 0.0], [0.0, -0.3], [0.3, 1e-7], [0.3, 1e-9]], [0.0, 0.0]).tolist()
+        [True, True, False, True]
+
+        (The last point's distance exceeds 0.3 by 2e-18, below the rounding of 0.3.)
+        """
         d = np.abs(np.asarray(x, dtype=float) - np.asarray(t, dtype=float))
-        if math.isinf(self.norm):
-            return np.max(d, axis=-1) <= self.r
-        return np.sum(d**self.norm, axis=-1) ** (1.0 / self.norm) <= self.r * (1 + 1e-12)
+        return norm_of(d, self.norm) <= self.r
 
 
 class AllOf(_Goal):
@@ -668,6 +680,30 @@ def lp_norm(values, norm) -> float:
     if math.isinf(norm):
         return float(np.max(np.abs(v)))
     return float(np.sum(np.abs(v) ** norm) ** (1.0 / norm))
+
+def norm_of(d, norm, axis: int = -1) -> np.ndarray:
+    r""":math:`\lVert d \rVert_{norm}` of nonnegative distances ``d`` along ``axis``, scaled by
+    the largest entry (:math:`m (\sum_i (d_i/m)^p)^{1/p}`), so that it is exact -- equal to
+    the one nonzero entry -- for a point on an axis, and free of overflow and underflow in the
+    powers; elsewhere within a few units in the last place.
+
+    Examples
+    --------
+    >>> float(norm_of([0.1, 0.0], 3)), (0.1 ** 3) ** (1 / 3), float(norm_of([3.0, 4.0], 2))
+    (0.1, 0.10000000000000002, 5.0)
+    """
+    d = np.asarray(d, dtype=float)
+    if math.isinf(norm):
+        return np.max(d, axis=axis)
+    if norm == 1:
+        return np.sum(d, axis=axis)
+    m = np.max(d, axis=axis, keepdims=True)
+    ok = (m > 0) & np.isfinite(m)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        q = np.where(ok, d / np.where(ok, m, 1.0), 0.0)
+        out = np.squeeze(m, axis=axis) * np.sum(q**norm, axis=axis) ** (1.0 / norm)
+    return np.where(np.isfinite(np.squeeze(m, axis=axis)), out, np.squeeze(m, axis=axis))
+
 
 def or_probability(goal, t) -> float:
     r"""Prior probability that the attacker wins an OR of AND-sets, by inclusion-exclusion

@@ -397,7 +397,7 @@ def test_and_of_two_normals_bracket_is_certified():
     a = Attribute(Normal(0, 1), r=0.6, name="a")
     b = Attribute(Normal(0.5, 1.3), r=0.4, name="b")
     t = [1.0, -1.0]
-    res = optimal_epsilon(a & b, delta=DELTA, t=t, sides="upper", budget=60)
+    res = optimal_epsilon(a & b, delta=DELTA, t=t, sides="upper")
     target = res.p + DELTA
     assert res.method == "lp-cells"
     assert 0 < res.epsilon_lo < res.epsilon_hi
@@ -420,7 +420,7 @@ def test_or_of_two_normals_witness_crosses_by_quadrature(t, side, tol):
     out (p = 1.3e-12): the layer cake needs levels even in the distance there."""
     a = Attribute(Normal(0, 1), r=0.6, name="a")
     b = Attribute(Normal(0.5, 1.3), r=0.4, name="b")
-    res = optimal_epsilon(a | b, delta=DELTA, t=t, budget=60)
+    res = optimal_epsilon(a | b, delta=DELTA, t=t)
     assert res.method == "lp-cells"  # (side: that of the witness giving epsilon_hi)
     assert 0 < res.epsilon_lo < res.epsilon_hi
     assert res.rel_width <= 0.01
@@ -487,7 +487,7 @@ def test_and_of_two_normals_sound_on_a_finer_grid():
     a = Attribute(Normal(0, 1), r=0.6, name="a")
     b = Attribute(Normal(0.5, 1.3), r=0.4, name="b")
     t = [1.0, -1.0]
-    res = optimal_epsilon(a & b, delta=DELTA, t=t, sides="upper", budget=4, max_nodes=400)
+    res = optimal_epsilon(a & b, delta=DELTA, t=t, sides="upper", max_nodes=400)
     lo, hi = worst_posterior(a & b, epsilon=res.epsilon_lo, t=t, resolution=2)
     assert lo <= hi <= res.p + DELTA
 
@@ -509,7 +509,8 @@ def test_ball_goal_on_a_finite_grid_agrees_with_all_pairs():
 def test_bad_input():
     g, c = cats()
     for kw in ({"delta": 0}, {"delta": 1.5}, {"delta": 0.1, "sides": "lower"},
-               {"delta": 0.1, "norm": 0.5}, {"delta": 0.1, "rtol": 2.0}, {"delta": 0.1, "budget": 0}):
+               {"delta": 0.1, "norm": 0.5}, {"delta": 0.1, "rtol": 2.0}, {"delta": 0.1, "budget": 0},
+               {"delta": 0.1, "budget": math.inf}, {"delta": 0.1, "budget": "1"}):
         with pytest.raises(ParameterError):
             optimal_epsilon(g & c, **kw)
     with pytest.raises(ParameterError):
@@ -595,11 +596,11 @@ def test_heavy_tails_refuse_the_lower_side_of_a_bounded_goal():
     assert inside / total < 1e-12
     ball = Coordinates([Continuous(scipy.stats.cauchy()), Normal(0, 1)], r=1, norm=2, name="c")
     with pytest.raises(InfeasibleError, match="heavier than every exponential"):
-        optimal_epsilon(ball, delta=0.1, t={"c": (0.0, 0.0)}, budget=5)
+        optimal_epsilon(ball, delta=0.1, t={"c": (0.0, 0.0)})
     a = Attribute(Continuous(scipy.stats.cauchy()), r=1, name="a")
     b = Attribute(Normal(0, 1), r=1, name="b")
     with pytest.raises(InfeasibleError, match="sides='upper'"):
-        optimal_epsilon(a & b, delta=0.1, t=[0.0, 0.0], budget=5)
+        optimal_epsilon(a & b, delta=0.1, t=[0.0, 0.0])
 
 
 _CALLS: list = []
@@ -615,7 +616,7 @@ class _ScriptedSide:
         self.reach = _REACH[self.name]
         self.lo, self.hi, self.lps, self.trial, self.done, self.k = 0.0, 1.0, 0, eps0, False, 0
 
-    def step(self, deadline, enough=math.inf):
+    def step(self, enough=math.inf):
         _CALLS.append((self.name, enough))
         self.lo = max(self.lo, min(self.reach[self.k], enough))
         self.lps += 1
@@ -640,7 +641,7 @@ def test_grid_sides_refine_the_side_whose_sound_end_is_lower(monkeypatch):
     monkeypatch.setattr(_goal_grid, "GridSide", _ScriptedSide)
     targets = {"upper": (0.5, True), "lower": (0.3, False)}
     _CALLS.clear()
-    out = _goal_grid.grid_sides(None, None, targets, 0.01, 60.0, 0.1, 1000, first="upper")
+    out = _goal_grid.grid_sides(None, None, targets, 0.01, 0.1, 1000, first="upper")
     assert _CALLS == [
         ("upper", math.inf),  # starts alone
         ("lower", 0.30),      # aims at the upper side's sound end, capped there
@@ -653,7 +654,7 @@ def test_grid_sides_refine_the_side_whose_sound_end_is_lower(monkeypatch):
 
     monkeypatch.setitem(_REACH, "lower", [0.33, 0.45])  # no grid after its second
     _CALLS.clear()
-    out = _goal_grid.grid_sides(None, None, targets, 0.01, 60.0, 0.1, 1000, first="upper")
+    out = _goal_grid.grid_sides(None, None, targets, 0.01, 0.1, 1000, first="upper")
     assert _CALLS[3:] == [
         ("lower", 0.38),             # capped at 0.38, and done
         ("upper", math.inf),         # 0.40, done
