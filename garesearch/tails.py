@@ -24,18 +24,19 @@ hazard of at least :math:`h_{\min}` on :math:`[x, u]` gives
 
     S(u) \le S(x)\, e^{-h_{\min} (u - x)},
 
-and :math:`\lambda = \lim h` is the largest :math:`\epsilon` for which
-:math:`\int e^{\epsilon |x|} dF` can be finite on that side.  :class:`Tail` holds the class,
+and :math:`\lambda = \lim h` is the supremum of the :math:`\epsilon` for which
+:math:`\int e^{\epsilon |x|} dF` is finite on that side.  :class:`Tail` holds the class,
 :math:`\lambda` (``inf`` for bounded and light tails, 0 for heavy ones) and the moment index
 (the supremum of the orders :math:`p` with :math:`E[|X|^p]` finite on that side, which
 separates the heavy tails); :meth:`Tail.hazard_floor` turns a hazard measured at a point into
 the :math:`h_{\min}` above, assuming the hazard is monotone beyond that point.
 
 The table.  :func:`scipy_tail` answers from a table of ``scipy.stats`` continuous families
-derived from each family's density formula and each range of its shape parameters: nothing
-is fitted or estimated from samples of the density, which is what mislabels e.g.
-``weibull_min(0.95)``, whose hazard :math:`0.95\, x^{-0.05}` falls to 0 too slowly to see at
-any double-precision depth.  A family or a parameter range not in the table gives ``None``
+derived from each family's density formula and each range of its shape parameters; nothing
+in it is fitted.  Estimates from samples of the log-density mislabel e.g.
+``weibull_min(0.95)``: its hazard :math:`0.95\, x^{-0.05}` falls to 0, but within double
+precision (tail masses down to 1e-300) it falls by less than a tenth and looks like the
+constant hazard of an exponential tail.  A family or a parameter range not in the table gives ``None``
 (the caller must then ask for a declaration, :func:`parse_tail`); a finite end of
 ``dist.support()`` is always ``"bounded"``.  Limits of hazards follow from limits of the
 log-density's slope (l'Hôpital: if :math:`-(\log f)' \to \lambda` then
@@ -365,7 +366,10 @@ def _pearson3(skew):
     if skew == 0:
         return _both(_light("skew = 0 is the standard normal: " + _GAUSS))
     beta = 2 / abs(skew)
-    gone = _light(f"the density is 0 beyond {-2 / skew:g} (a gamma law; scipy's support is the line)")
+    gone = _light(
+        f"the density is 0 {'below' if skew > 0 else 'above'} -2/skew = {-2 / skew:g} in standard "
+        "units (a gamma law, though scipy's support is the whole line)"
+    )
     decay = _expo(beta, "a gamma law: density ~ x^(alpha-1) exp(-beta x), beta = 2/|skew|")
     return {_RIGHT: decay, _LEFT: gone} if skew > 0 else {_LEFT: decay, _RIGHT: gone}
 
@@ -618,8 +622,9 @@ def scipy_tail(dist: Any, side: str) -> Tail | None:
     if decl is None:
         return None
     names = [s.strip() for s in family.shapes.split(",")] if family.shapes else []
-    args = ", ".join(f"{n}={v:g}" for n, v in zip(names, shapes, strict=True))
-    source = f"scipy.stats.{name}({args}), {side} end: {decl.why}"
+    args = [f"{n}={v:g}" for n, v in zip(names, shapes, strict=True)]
+    args += [f"{n}={v:g}" for n, v, default in (("loc", loc, 0), ("scale", scale, 1)) if v != default]
+    source = f"scipy.stats.{name}({', '.join(args)}), {side} end: {decl.why}"
     rate = decl.rate
     if decl.kind == "exponential":
         rate = decl.rate / scale
