@@ -163,7 +163,9 @@ def _worst(prior, noise: ScaledNoise, r, delta, k, sides):
 def _solve(metric, target, s0, rtol, factor=4.0):
     """Smallest scale with ``metric(scale) <= target`` (``metric`` falls with the scale).
 
-    The bracket grows from ``s0`` by ``factor`` (a good first guess takes a factor near 1).
+    The bracket grows from ``s0`` by ``factor`` (a good first guess takes a factor near 1).  The
+    scale returned is one at which ``metric`` was evaluated and found ``<= target``; a NaN counts
+    as missing the target.
     """
     lo = hi = None
     if metric(s0) <= target:
@@ -173,7 +175,7 @@ def _solve(metric, target, s0, rtol, factor=4.0):
             if s < s0 * 1e-48:
                 raise InfeasibleError("the target is met at every scale down to 1e-48 of the prior's spread: "
                                       "no noise is needed")
-            if metric(s) > target:
+            if not metric(s) <= target:
                 lo = s
                 break
             hi = s

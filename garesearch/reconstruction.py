@@ -16,10 +16,29 @@ riskcal and f-DP calibrate to.  Computed exactly:
   mean, and :math:`S = 2\Phi(r/s) - 1` for every output.
 - Finite prior: the best ball can be shifted until its left end meets an atom, so the
   candidates are finitely many sets :math:`S_j`; :math:`h_j(y) = \sum_{i \in S_j} w_i f(y - x_i)`.
-  Integer noise: the sum over ``y`` of :math:`\max_j h_j(y)`.  Continuous noise: the outputs where
-  the best set changes are found on a fine grid and refined as roots of
-  :math:`\ln h_j - \ln h_k` (Brent), and each piece is integrated with the noise CDFs.  Two
-  atoms and Gaussian noise: the threshold is closed form,
+  Integer noise: the sum over ``y`` of :math:`\max_j h_j(y)`.  Continuous noise: the output line
+  is cut into pieces on each of which one set leads, and each piece is integrated with the noise
+  CDFs.  The leaders are read on a grid that holds the atoms and their midpoints; where a cell's
+  ends have different leaders ``j`` and ``k`` the cut is the root of :math:`\ln h_j - \ln h_k`
+  (Brent's method, the bracket narrowed by :func:`garesearch._roots.narrow_bracket`), or the
+  cell's end where the two are already level there (a crossing on a grid point, as for every
+  symmetric prior).  On a tie (equal :math:`\ln h` to a relative ``1e-13``) the attacker takes
+  the lowest index, the ball with the smallest centre: tied sets have the same :math:`h`, so the
+  choice changes no value, and the pieces tile the line, so none is counted twice or dropped.
+  No lead change is missed: the sets are runs of consecutive atoms whose first and last atoms
+  both move right with ``j``, so for ``j < k`` :math:`h_j - h_k` is the noise density applied to
+  weights that are positive left of negative ones.  Laplace and Gaussian densities are
+  log-concave (a totally positive kernel of order 2), so by Karlin's variation-diminishing
+  property :math:`h_j - h_k` changes sign at most once, from + to -, and the leader's index never
+  decreases in ``y``.  A set that leads at both ends of a cell leads throughout it, and a set
+  that leads somewhere between a cell's leaders ``j < k`` is strictly above both where
+  :math:`h_j = h_k` (Gaussian: :math:`h_m - h_j` has one simple zero, by Descartes' rule for
+  exponential sums; Laplace: between consecutive atoms :math:`e^{y/b} h_j` is linear in
+  :math:`e^{2y/b}`), so the leader at each crossing is checked and the cell split there when a
+  third set leads.  Generalised Cauchy noise is not log-concave (two atoms of unequal weight
+  cross twice), so a cell with one leader at both ends is kept only when bounds on the slope of
+  :math:`\ln f` over it show that no other set adds more than ``1e-19`` to the success there,
+  and is bisected otherwise.  Two atoms and Gaussian noise: the threshold is closed form,
   :math:`S = w_0\Phi(z) + w_1\Phi(u - z)` with :math:`u = \Delta/\sigma`,
   :math:`z = u/2 + \ln(w_0/w_1)/u`.
 - Normal or uniform prior with Laplace or Gaussian noise: the posterior density is
@@ -48,6 +67,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._roots import narrow_bracket
 from .additive import ScaledNoise, check_scale, resolve
 from .errors import ParameterError
 from .priors import Categorical, Normal, PiecewiseUniform, Prior, Uniform
@@ -284,49 +304,221 @@ def _binary_gaussian(prior: Categorical, s: float) -> float:
     return float(w0 * ndtr(z) + w1 * ndtr(u - z))
 
 
-def _finite_continuous(prior: Categorical, noise: ScaledNoise, s: float, r: float) -> float:
-    from scipy.optimize import brentq
+#: Ties: values of ln h within this relative tolerance of the largest count as equal (the rounding
+#: of ln h is a few units in the last place of its largest term).
+_TIE = 1e-13
+#: Generalised Cauchy noise: a cell is accepted when what a missed lead change could add to the
+#: success is below this (absolute) bound.
+_CELL_LOSS = 1e-19
 
+
+def _leader(v):
+    r"""The leading candidate set at each output: ``v`` holds :math:`\ln h_j` (last axis over the
+    sets); on a tie (within :data:`_TIE`) the lowest index, that is the ball with the smallest centre."""
+    top = np.max(v, axis=-1, keepdims=True)
+    return np.argmax(v >= top - _TIE * (1.0 + np.abs(top)), axis=-1)
+
+
+def _gc_slope_range(p, q, s):
+    r"""Range of :math:`\frac{d}{dz}\ln f(z) = -4z^3/(s^4 + z^4)` (generalised Cauchy noise of
+    scale ``s``) over :math:`z \in [p, q]` (arrays, ``p <= q``): ``(lowest, highest)``.
+
+    With :math:`u = z/s` it is :math:`-\frac4s g(u)`, :math:`g(u) = u^3/(1 + u^4)` odd, increasing
+    on :math:`|u| \le 3^{1/4}` and decreasing beyond, so its extremes over an interval are at the
+    ends or at :math:`\pm 3^{1/4}`.
+    """
+    up, uq = p / s, q / s
+    ustar = 3.0**0.25
+
+    def g(u):
+        return u**3 / (1.0 + u**4)
+
+    gp, gq, gs = g(up), g(uq), g(ustar)
+    gmax = np.maximum(gp, gq)
+    gmin = np.minimum(gp, gq)
+    gmax = np.where((up <= ustar) & (ustar <= uq), gs, gmax)
+    gmin = np.where((up <= -ustar) & (-ustar <= uq), -gs, gmin)
+    return -4.0 / s * gmax, -4.0 / s * gmin
+
+
+def _finite_envelope(prior: Categorical, noise: ScaledNoise, s: float, r: float):
+    r"""The candidate sets and the pieces of the output line on which each one leads.
+
+    Beyond the paper; the method and why it finds every lead change are in the module docstring.
+
+    Returns
+    -------
+    sets : ndarray of bool, shape (n_sets, n_atoms)
+        The distinct candidate sets :math:`S_j` (runs of consecutive atoms, in the order of their
+        first atom).
+    cuts : ndarray, shape (n_pieces - 1,)
+        Non-decreasing outputs where the leader changes; the pieces are
+        :math:`(-\infty, c_1], [c_1, c_2], \dots, [c_{m}, \infty)`.
+    leaders : ndarray of int, shape (n_pieces,)
+        The set the attacker takes on each piece (on a tie the lowest index, :func:`_leader`).
+    """
     x, w = prior.points, prior.probs
     sets = _ball_sets(x, r)
     keep = np.unique(sets, axis=0, return_index=True)[1]
     sets = sets[np.sort(keep)]
+    n_sets, n_atoms = sets.shape
     logw = np.where(sets, np.log(w)[None, :], -np.inf)  # (n_sets, n_atoms)
     eps = noise.epsilon_arg(s)
+    kern = noise.kernel
+    chunk = max(1, (1 << 20) // (n_sets * n_atoms))
 
     def log_h(y):
-        lf = noise.kernel.log_density(np.asarray(y, float)[:, None], x[None, :], eps)  # (ny, n)
-        a = lf[:, None, :] + logw[None, :, :]
-        m = np.max(a, axis=2, keepdims=True)
-        m = np.where(np.isfinite(m), m, 0.0)
-        with np.errstate(divide="ignore"):
-            return np.squeeze(m, 2) + np.log(np.sum(np.exp(a - m), axis=2))
+        y = np.atleast_1d(np.asarray(y, float))
+        out = np.empty((y.size, n_sets))
+        for i in range(0, y.size, chunk):
+            lf = kern.log_density(y[i:i + chunk, None], x[None, :], eps)  # (ny, n_atoms)
+            a = lf[:, None, :] + logw[None, :, :]
+            m = np.max(a, axis=2, keepdims=True)
+            m = np.where(np.isfinite(m), m, 0.0)
+            with np.errstate(divide="ignore"):
+                out[i:i + chunk] = np.squeeze(m, 2) + np.log(np.sum(np.exp(a - m), axis=2))
+        return out
 
-    half = noise.support_halfwidth(s, 1e-20) if noise.name != "gencauchy" else 200 * s
-    step = min(s / 16, (x[-1] - x[0] + 2 * half) / 4000) if x[-1] > x[0] else s / 16
+    def log_h1(y):
+        return log_h(y)[0]
+
+    cauchy = noise.name == "gencauchy"
+    half = noise.support_halfwidth(s, 1e-20) if not cauchy else 200 * s
+    span = x[-1] - x[0] + 2 * half
+    step = max(min(s / 16, span / 4000), span / 16000)
     grid = [np.arange(x[0] - half, x[-1] + half + step, step), x, (x[:-1] + x[1:]) / 2]
-    if noise.name == "gencauchy":
+    if cauchy:
         far = s * np.geomspace(200, 1e12, 200)
         grid += [x[0] - far, x[-1] + far]
     ys = np.unique(np.concatenate(grid))
-    arg = np.argmax(log_h(ys), axis=1)
-    change = np.nonzero(arg[1:] != arg[:-1])[0]
-    cuts = []
-    for i in change:
-        j, k = int(arg[i]), int(arg[i + 1])
+    vs = log_h(ys)
+    lead = _leader(vs)
 
-        def diff(y, j=j, k=k):
-            v = log_h(np.array([y]))[0]
-            return float(v[j] - v[k])
+    def crossing(a, b, j, k, va, vb):
+        """Where ``k`` overtakes ``j`` in ``[a, b]`` (``j`` leads at ``a``, ``k`` at ``b``)."""
+        da, db = va[j] - va[k], vb[j] - vb[k]
+        if not da > 0:  # level at a (a crossing on the grid point, or a tie): cut there
+            return a
+        if not db < 0:
+            return b
+        tol = 16 * np.finfo(float).eps * max(abs(a), abs(b), s)
+        _, hi = narrow_bracket(lambda y: float(np.diff(log_h1(y)[[k, j]])[0]), a, b, tol=tol, meets="hi")
+        return hi
 
-        a, b = ys[i], ys[i + 1]
-        fa, fb = diff(a), diff(b)
-        cuts.append(brentq(diff, a, b, xtol=1e-13 * max(1.0, abs(a)), rtol=1e-14) if fa * fb < 0 else (a + b) / 2)
+    def bound_loss(a, b, la, va, vb):
+        """Generalised Cauchy noise: a bound on what sets other than ``la`` add over the cells
+        ``[a, b]`` (arrays; ``la`` leads at both ends), from the range of the slope of ``ln h``."""
+        lo_z, hi_z = a[:, None] - x[None, :], b[:, None] - x[None, :]
+        s_lo, s_hi = _gc_slope_range(lo_z, hi_z, s)  # (cells, atoms)
+        set_lo = np.min(np.where(sets[None], s_lo[:, None, :], np.inf), axis=2)  # (cells, sets)
+        set_hi = np.max(np.where(sets[None], s_hi[:, None, :], -np.inf), axis=2)
+        rows = np.arange(a.size)
+        slope_lo = set_lo - set_hi[rows, la][:, None]  # of D_m = ln h_m - ln h_la
+        slope_hi = set_hi - set_lo[rows, la][:, None]
+        d_a = va - va[rows, la][:, None]
+        d_b = vb - vb[rows, la][:, None]
+        width = (b - a)[:, None]
+        # D_m(a + t) <= d_a + slope_hi t and <= d_b - slope_lo (width - t): the smaller of the two
+        # lines is concave in t, so its largest value is at t = 0, t = width or where they meet
+        with np.errstate(invalid="ignore", divide="ignore"):
+            meet = (d_b - d_a - slope_lo * width) / (slope_hi - slope_lo)
+        meet = np.clip(np.nan_to_num(meet, nan=0.0), 0.0, width)
+        top = np.full(d_a.shape, -np.inf)
+        for t in (0.0, width, meet):
+            top = np.maximum(top, np.minimum(d_a + slope_hi * t, d_b - slope_lo * (width - t)))
+        # largest density of each set on the cell: f is largest at the point of the cell nearest the atom
+        near = np.where((lo_z <= 0) & (hi_z >= 0), 0.0, np.minimum(np.abs(lo_z), np.abs(hi_z)))
+        f_max = np.exp(kern.log_density(near, 0.0, eps)) * w[None, :]  # (cells, atoms)
+        h_max = f_max @ sets.T.astype(float)  # (cells, sets)
+        tie = _TIE * (1.0 + np.abs(va[rows, la]))[:, None]
+        with np.errstate(over="ignore", invalid="ignore"):
+            excess = np.minimum(h_max, h_max[rows, la][:, None] * np.expm1(top))
+        excess = np.where(top > tie, excess, 0.0)
+        excess[rows, la] = 0.0
+        return np.sum(excess, axis=1) * (b - a)
+
+    # Every cell of the grid ends as leaves (a, b, leader) that tile it.  A cell whose ends have
+    # different leaders is cut where the later one overtakes the earlier (a root of ln h_j - ln h_k),
+    # or split there first when a third set leads at that crossing.  Generalised Cauchy noise:
+    # a cell with one leader at both ends is kept when bound_loss allows, else bisected.
+    leaves_a: list = []
+    leaves_b: list = []
+    leaves_l: list = []
+    pending = []  # (a, b, leader, v(a), v(b), depth): one leader at both ends, to be certified
+    same = lead[1:] == lead[:-1]
+    idx = np.nonzero(same)[0]
+    if cauchy:
+        pending = [(ys[idx], ys[idx + 1], lead[idx], vs[idx], vs[idx + 1], np.zeros(idx.size, int))]
+    else:
+        leaves_a.append(ys[idx])
+        leaves_b.append(ys[idx + 1])
+        leaves_l.append(lead[idx])
+    changing = [(float(ys[i]), float(ys[i + 1]), int(lead[i]), int(lead[i + 1]), vs[i], vs[i + 1], 0)
+                for i in np.nonzero(~same)[0]]
+    max_depth = 80
+
+    def keep(a, b, la, va, vb, depth):
+        if cauchy:
+            pending.append((np.array([a]), np.array([b]), np.array([la]), va[None], vb[None],
+                            np.array([depth])))
+        else:
+            leaves_a.append([a])
+            leaves_b.append([b])
+            leaves_l.append([la])
+
+    while changing or pending:
+        while changing:
+            a, b, la, lb, va, vb, depth = changing.pop()
+            c = crossing(a, b, la, lb, va, vb)
+            vc = va if c == a else vb if c == b else log_h1(c)
+            top = float(np.max(vc))
+            tie = _TIE * (1.0 + abs(top))
+            if depth < max_depth and vc[la] < top - tie and vc[lb] < top - tie:  # a third set leads at c
+                lc = int(_leader(vc))
+                changing += [(a, c, la, lc, va, vc, depth + 1), (c, b, lc, lb, vc, vb, depth + 1)]
+            else:
+                keep(a, c, la, va, vc, depth + 1)
+                keep(c, b, lb, vc, vb, depth + 1)
+        if pending:
+            a, b, la, va, vb, depth = (np.concatenate(p) for p in zip(*pending, strict=True))
+            pending = []
+            ok = ((bound_loss(a, b, la, va, vb) <= _CELL_LOSS) | (depth >= max_depth)
+                  | (b - a <= 1e-13 * np.maximum(np.maximum(np.abs(a), np.abs(b)), s)))
+            leaves_a.append(a[ok])
+            leaves_b.append(b[ok])
+            leaves_l.append(la[ok])
+            a, b, la, va, vb, depth = a[~ok], b[~ok], la[~ok], va[~ok], vb[~ok], depth[~ok] + 1
+            if a.size:  # bisect
+                mid = 0.5 * (a + b)
+                vm = log_h(mid)
+                lm = _leader(vm)
+                for lo, hi, l_lo, l_hi, v_lo, v_hi in ((a, mid, la, lm, va, vm), (mid, b, lm, la, vm, vb)):
+                    one = l_lo == l_hi
+                    pending.append((lo[one], hi[one], l_lo[one], v_lo[one], v_hi[one], depth[one]))
+                    changing += [(float(lo[i]), float(hi[i]), int(l_lo[i]), int(l_hi[i]), v_lo[i], v_hi[i],
+                                  int(depth[i])) for i in np.nonzero(~one)[0]]
+    a = np.concatenate([np.asarray(v, float) for v in leaves_a])
+    b = np.concatenate([np.asarray(v, float) for v in leaves_b])
+    lab = np.concatenate([np.asarray(v, int) for v in leaves_l])
+    order = np.lexsort((b, a))
+    a, b, lab = a[order], b[order], lab[order]
+    wide = b > a  # a crossing on a cell's end leaves a piece of width 0
+    a, b, lab = a[wide], b[wide], lab[wide]
+    if not (a[0] == ys[0] and b[-1] == ys[-1] and np.all(b[:-1] == a[1:])):
+        raise AssertionError("the pieces do not tile the output grid")
+    start = np.concatenate([[True], lab[1:] != lab[:-1]])
+    return sets, a[start][1:], lab[start]
+
+
+def _finite_continuous(prior: Categorical, noise: ScaledNoise, s: float, r: float) -> float:
+    """Success of the Bayes-optimal attacker: each piece of :func:`_finite_envelope` integrated
+    with the noise CDFs (beyond the paper)."""
+    x, w = prior.points, prior.probs
+    sets, cuts, leaders = _finite_envelope(prior, noise, s, r)
     edges = np.concatenate([[-np.inf], cuts, [np.inf]])
-    pieces = np.concatenate([arg[[0]], arg[change + 1]])
     lo, hi = edges[:-1], edges[1:]
     lp = noise.log_interval(lo[:, None] - x[None, :], hi[:, None] - x[None, :], s)  # (pieces, atoms)
-    wp = np.where(sets[pieces], w[None, :], 0.0)
+    wp = np.where(sets[leaders], w[None, :], 0.0)
     return float(np.sum(wp * np.exp(lp)))
 
 
