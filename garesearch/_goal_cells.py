@@ -31,7 +31,7 @@ import math
 
 import numpy as np
 
-from ._certify import BudgetExhausted, certified_bound, check_time, secant_logit, solve_lp
+from ._certify import BudgetExhausted, certified_bound, check_time, secant_logit, solve_lp, uncapped
 from ._goal_kernels import log_diff_ndtr, log_tilted
 from ._goal_model import GoalModel, in_goal_set, model_scale
 from .priors import Normal
@@ -56,7 +56,15 @@ def cells_apply(model: GoalModel, tc) -> bool:
 
 def _ranges(model: GoalModel, tc) -> list[tuple[float, float, float, float]]:
     """Per coordinate: the true value, the radius and the range the cells cover (the prior's
-    central 1 - 2 _TAIL_Q and the band of X')."""
+    central 1 - 2 _TAIL_Q and the band of X'); cached on the model (the quantiles are slow)."""
+    cache = model.__dict__.setdefault("_cell_ranges", {})
+    key = tuple(float(v) for v in tc)
+    if key not in cache:
+        cache[key] = _ranges_of(model, tc)
+    return cache[key]
+
+
+def _ranges_of(model: GoalModel, tc) -> list[tuple[float, float, float, float]]:
     out = []
     for c, prior in enumerate(model.priors):
         r = next(p for p in model.parts if c in p.coords).r
@@ -433,7 +441,8 @@ class CellSide:
     def bracket(self):
         from ._certify import Bracket
 
-        post = self.wit.posterior(self.hi) if self.wit is not None and math.isfinite(self.hi) else math.nan
+        with uncapped():
+            post = self.wit.posterior(self.hi) if self.wit is not None and math.isfinite(self.hi) else math.nan
         return Bracket(self.lo, self.hi, self.wit, post, self.lps, self.size, self.at_lo,
                        cut_short=self.cut_short)
 

@@ -21,6 +21,7 @@ from ._certify import (
     odds_to_posterior,
     secant_logit,
     solve_lp,
+    uncapped,
 )
 from ._goal_kernels import log_tilted
 from ._goal_model import GoalModel, combine_norm, coord_values, model_scale, record_distance
@@ -34,6 +35,11 @@ _GL8 = np.polynomial.legendre.leggauss(8)
 _MARGIN = 1e-9  # relative margin that covers the quadrature error of the cone integrals
 _LOG_RANGE = 25.0  # rows with a coefficient above e^25 (~7e10) are left out of the LP (looser)
 _LOG_SMALL = 12.0  # coefficients below e^-12 (~6e-6) are raised to it or their rows left out (looser)
+#: the node grids' work schedule (besides ``max_nodes``): at most this many grids per side,
+#: and a refined grid is used only while its LP has at most this many (cell, node) pairs
+#: (about 5 s per LP on one core); the first grid is always used
+MAX_GRIDS = 8
+MAX_PAIRS = 40_000
 
 
 @dataclass
@@ -580,8 +586,10 @@ class GridSide:
     end from the grid relaxations.
 
     :meth:`step` solves up to four LPs on the current grid, then refines it; ``done`` says that
-    the bracket is within ``rtol`` or that the grid cannot grow within ``max_nodes``.  The
-    work (grids, LPs, witness evaluations) depends on the arguments only.
+    the bracket is within ``rtol`` or that the schedule is over: the grid cannot grow within
+    ``max_nodes``, ``MAX_GRIDS`` grids were solved, or the next grid's LP would have more
+    than ``MAX_PAIRS`` (cell, node) pairs.  The work (grids, LPs, witness evaluations)
+    depends on the arguments only.
     """
 
     def __init__(self, model, tc, target, upper, rtol, eps0, max_nodes):
@@ -595,6 +603,7 @@ class GridSide:
         self.grid: Grid | None = None  # the last grid built by step()
         self._pyramid_started = False
         self.cut_short = False  # the wall-clock cap stopped the schedule
+        self.grids = 0  # grids solved
 
     def _pyramids(self):
         e = self.trial
@@ -625,7 +634,12 @@ class GridSide:
             self._pyramid_started = True
             if math.isinf(self.model.norm) and all(p.kind != "ball" for p in self.model.parts):
                 self._pyramids()
-        grid = self.grid = Grid(self.model, self.tc, self.axes, base=self.base)
+        grid = Grid(self.model, self.tc, self.axes, base=self.base)
+        if self.grid is not None and len(grid.pair_cell) > MAX_PAIRS:
+            self.done = True  # the schedule ends: the next grid's LP is too large
+            return
+        self.grid = grid
+        self.grids += 1
         self.size = grid.size
         up = math.inf
         history: list = []
@@ -654,7 +668,7 @@ class GridSide:
         if self._converged():
             self.done = True
             return
-        if grid.nnode >= self.max_nodes or not hasattr(grid, "last"):
+        if grid.nnode >= self.max_nodes or not hasattr(grid, "last") or self.grids >= MAX_GRIDS:
             self.done = True
             return
         axes = refine_axes(grid)
@@ -680,7 +694,8 @@ class GridSide:
         return self._solve(self.grid, eps)[2]
 
     def bracket(self) -> Bracket:
-        post = self.wit_hi.posterior(self.hi) if self.wit_hi is not None and math.isfinite(self.hi) else math.nan
+        with uncapped():
+            post = self.wit_hi.posterior(self.hi) if self.wit_hi is not None and math.isfinite(self.hi) else math.nan
         return Bracket(self.lo, self.hi, self.wit_hi, post, self.lps, self.size, self.at_lo,
                        cut_short=self.cut_short)
 

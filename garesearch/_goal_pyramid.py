@@ -61,13 +61,9 @@ class PyramidWitness:
         """How far the box ``[a, b]`` must grow to leave less than 1e-18 of each coordinate's
         mass outside (at least 1)."""
         out = 1.0
-        for c, (prior, disc) in enumerate(zip(self.model.priors, self.model.discrete, strict=True)):
-            if disc:
-                continue
-            lo = float(np.asarray(prior.quantile(1e-18))) if not isinstance(prior, Categorical) else prior.support[0]
-            hi = float(np.asarray(prior.upper_quantile(1e-18))) if not isinstance(prior, Categorical) else prior.support[1]
-            lo, hi = max(lo, prior.support[0]), min(hi, prior.support[1])
-            out = max(out, a[c] - lo, hi - b[c])
+        for c, (lo, hi) in enumerate(_extent(self.model)):
+            if lo is not None:
+                out = max(out, a[c] - lo, hi - b[c])
         return out
 
     def posterior(self, eps: float, levels: int = 20001) -> float:
@@ -212,6 +208,23 @@ class RidgeWitness(PyramidWitness):
         """A level at which one box alone, grown, leaves less than 1e-18 of each coordinate's
         mass outside."""
         return min(self._reach(a, b) - lev for a, b, lev in zip(self.boxes_a, self.boxes_b, self.levels, strict=True))
+
+
+def _extent(model: GoalModel) -> list:
+    """Per coordinate: the range outside which less than 1e-18 of its mass lies (``None``
+    for a categorical coordinate under the discrete metric); cached on the model."""
+    if "_extent18" not in model.__dict__:
+        out = []
+        for prior, disc in zip(model.priors, model.discrete, strict=True):
+            if disc:
+                out.append((None, None))
+                continue
+            fin = isinstance(prior, Categorical)
+            lo = prior.support[0] if fin else float(np.asarray(prior.quantile(1e-18)))
+            hi = prior.support[1] if fin else float(np.asarray(prior.upper_quantile(1e-18)))
+            out.append((max(lo, prior.support[0]), min(hi, prior.support[1])))
+        model.__dict__["_extent18"] = out
+    return model.__dict__["_extent18"]
 
 
 def _goal_mass(model: GoalModel, per_all, per_in):

@@ -81,8 +81,9 @@ itself fails).
     Wall time and relative bracket width of
     :func:`garesearch.goal_optimal.optimal_epsilon` for the OR of two normal attributes,
     ``N(0, 1)`` with ``r = 0.6`` and ``N(0.5, 1.3)`` with ``r = 0.4``, at ``t = (1, -1)``,
-    ``delta = 0.1``, ``norm = inf``, both sides, with the default time budget (20 s): the
-    certified bracket :math:`[\epsilon_{lo}, \epsilon_{hi}]` of the optimal epsilon over all
+    ``delta = 0.1``, ``norm = inf``, both sides, at the default precision (``rtol = 0.01``,
+    a fixed work schedule: the same bracket on every run, whatever the machine; no time
+    budget): the certified bracket :math:`[\epsilon_{lo}, \epsilon_{hi}]` of the optimal epsilon over all
     epsilon-DP mechanisms (``goal_or_bracket_epsilon`` is its sound end, ``_epsilon_hi`` the
     witness end, ``goal_or_sound_epsilon`` the comparison sets' epsilon for comparison,
     ``_method`` the method, ``_cells`` the largest grid's cells or nodes).
@@ -633,14 +634,15 @@ def notebook_times(folder: str | Path | None = None, *, timings: str | Path | No
     }
 
 
-def goal_brackets(budget: float | None = None) -> dict[str, object]:
+def goal_brackets(rtol: float | None = None) -> dict[str, object]:
     """Time and certified bracket of the optimal epsilon of an OR and an AND of two normal
-    attributes (see the module docstring); ``budget``: seconds per call (default that of
-    :func:`~garesearch.goal_optimal.optimal_epsilon`).
+    attributes (see the module docstring) at the precision ``rtol`` (default that of
+    :func:`~garesearch.goal_optimal.optimal_epsilon`, 0.01); no time budget, so the brackets
+    are the same on every run.
 
     Examples
     --------
-    >>> res = goal_brackets(budget=1.0)  # about 10 s  # doctest: +SKIP
+    >>> res = goal_brackets()  # about 13 s  # doctest: +SKIP
     >>> res["goal_or_bracket_epsilon"] <= res["goal_or_bracket_epsilon_hi"]  # doctest: +SKIP
     True
     """
@@ -655,7 +657,7 @@ def goal_brackets(budget: float | None = None) -> dict[str, object]:
     out: dict[str, object] = {}
     for name, goal in (("or", a | b), ("and", a & b)):
         t0 = time.perf_counter()
-        res = optimal_epsilon(goal, delta=0.1, t=t, **({} if budget is None else {"budget": budget}))
+        res = optimal_epsilon(goal, delta=0.1, t=t, rtol=rtol)
         key = f"goal_{name}_bracket"
         out[f"{key}_s"] = time.perf_counter() - t0
         out[f"{key}_rel_width"] = res.rel_width

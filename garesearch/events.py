@@ -136,9 +136,12 @@ def epsilon_for_goal(
         comparison sets of Theorems 1 and 2 (corrected); ``"paper"``: as printed (not sound
         in general).
     rtol, budget
-        ``construction="optimal"`` only: target relative width of the certified bracket and
-        the seconds allowed for the whole call (see
-        :func:`~garesearch.goal_optimal.optimal_epsilon`, default about 20 s at most).
+        ``construction="optimal"`` only: the precision (target relative width of the
+        certified bracket, which sets the fixed work schedule: identical calls give identical
+        results) and an optional wall-clock cap in seconds (default ``None``: none; when it
+        runs out the bracket so far is returned, marked ``cut_short``, with a
+        :class:`~garesearch.goal_optimal.CutShortWarning`).  See
+        :func:`~garesearch.goal_optimal.optimal_epsilon`.
 
     Returns
     -------
@@ -183,8 +186,7 @@ def epsilon_for_goal(
             raise ParameterError(
                 f"{', '.join(given)} choose comparison sets (construction='sound' or 'paper'); "
                 "construction='optimal' has none: drop them, or pass construction='sound'")
-        options = {} if budget is None else {"budget": budget}
-        return optimal_epsilon(goal, delta=delta, t=t, norm=norm, sides=sides, rtol=rtol, **options)
+        return optimal_epsilon(goal, delta=delta, t=t, norm=norm, sides=sides, rtol=rtol, budget=budget)
     given = [name for name, v in (("rtol", rtol), ("budget", budget)) if v is not None]
     if given:
         raise ParameterError(f"{', '.join(given)} apply to construction='optimal' only")

@@ -80,9 +80,10 @@ their heights, start a Nelder-Mead search over **ridge witnesses**
 :math:`L(x) = \max_k e^{\epsilon(s_k - d_\infty(x, C_k))}` (inverted for the lower side), whose
 posterior is computed exactly by the layer-cake formula (the level sets are unions of boxes)
 with rigorous Riemann bounds; where it crosses :math:`p \pm \delta` is :math:`\epsilon_{hi}`.
-The grids go from about 800 to 3,000 and 7,000 cells; each finer grid starts where the
-crossings of the coarser ones extrapolate to, for the side whose sound end is lower, until the
-bracket is within ``rtol`` (1 %).  On the benchmark's OR goal (:func:`garesearch.bench.goal_brackets`)
+The grids go from about 800 to 3,000 and 7,000 cells (at ``rtol=0.01``; up to about
+``80 / rtol`` cells in general); each finer grid starts where the crossings of the coarser ones
+extrapolate to, for the side whose sound end is lower, until the bracket is within ``rtol``
+(1 %) or the grids are used up.  On the benchmark's OR goal (:func:`garesearch.bench.goal_brackets`)
 the bracket is [0.3970, 0.4002]; for the OR at the priors' means (the lower side binds)
 [0.5341, 0.5384]; for the AND box [0.9877, 0.9928].  The worst mechanism of the OR is a
 half-line ridge along each arm of the cross, each at its own height (at :math:`\epsilon = 0.4`
@@ -107,8 +108,23 @@ profile, define the witness :math:`L^*(x) = \max_k v_k e^{-\epsilon d(x, z_k)}` 
 :math:`\epsilon`-DP mechanism); bounding its cell integrals the other way gives a lower bound
 on its posterior, which exceeds :math:`p + \delta` at :math:`\epsilon_{hi}`.  Cells are refined
 where the two bounds differ most until the bracket's relative width reaches ``rtol`` or the
-budget runs out.  The lower side is the mirror image; the two sides take turns, each finer grid
+schedule ends (``max_nodes`` nodes, 8 grids, or an LP of more than 40,000 (cell, node)
+pairs).  The lower side is the mirror image; the two sides take turns, each finer grid
 going to the side whose sound end is lower.
+
+Reproducibility
+---------------
+Every result depends on the call's arguments only (and on the versions of numpy, scipy and
+HiGHS), never on the machine's speed or load: the searches follow a **fixed work schedule**
+set by ``rtol`` (and ``max_nodes``) -- the grids and their sizes, at most so many LPs per
+grid, the witness searches' evaluation counts -- and every decision is taken on computed
+bounds, never on the clock.  Identical calls give bit-identical brackets.  The wall-clock
+``budget`` is an optional cap (default none): when it runs out, the bracket reached so far is
+returned, sound but marked ``cut_short`` and with a :class:`CutShortWarning`, since it depends
+on the machine.  The certificates are rigorous in floating point: the LPs' dual bounds carry an
+explicit bound on their rounding errors (:func:`garesearch._certify.dual_bound`).  Membership
+in :math:`X'` is decided as written, ``|x - t| <= r`` on the computed distance (exact for a
+numeric part and on the axes of an :math:`\ell_p` ball, :func:`garesearch.goals.norm_of`).
 
 What the worst case looks like (not in the paper; evidence in the tests):
 :math:`\ell_1` separates (product of kernels); under :math:`\ell_\infty` with a product prior the
@@ -602,7 +618,9 @@ def optimal_epsilon(goal, *, delta: float, t: Any = None, norm: float = math.inf
         3,000, 7,000, 16,000 and 36,000: :func:`garesearch._goal_cells.schedule`), at most 6
         LPs on the first and 4 on each further grid, and one ridge witness search of 300
         Nelder-Mead evaluations; the node grids (other continuous goals) at most 4 LPs per
-        grid, refined until ``max_nodes``.  When the schedule ends first, ``rel_width`` says
+        grid and 8 grids per side, refined while the grid has at most ``max_nodes`` nodes and
+        its LP at most 40,000 (cell, node) pairs (:data:`garesearch._goal_grid.MAX_GRIDS`,
+        ``MAX_PAIRS``).  When the schedule ends first, ``rel_width`` says
         how wide the bracket is.  Typical costs on one core: closed forms and products under
         0.1 s, one attribute 0.1-2 s, a finite LP 0.01-2 s per true record, the benchmark's
         OR and AND of two normal attributes about 9 and 4 s.

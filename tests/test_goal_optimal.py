@@ -661,3 +661,115 @@ def test_grid_sides_refine_the_side_whose_sound_end_is_lower(monkeypatch):
         ("lower", "certify", 0.40),  # passed by the upper side: one LP at its sound end
     ]
     assert out == {"upper": (0.40, 1.0), "lower": (0.40, 1.0)}
+
+
+# ------------------------------------------------------------------------------------------
+# The LP certificate (Neumaier-Shcherbina with a rigorous rounding-error term)
+# ------------------------------------------------------------------------------------------
+def _exact_lp(obj, A, a, u, upper=True):
+    """max (min) obj.x s.t. A x <= 0, a.x = 1, 0 <= x <= u, in exact rationals: every vertex
+    (the equality and n - 1 more active constraints, solved by Gaussian elimination over
+    Fractions), the best feasible one."""
+    from fractions import Fraction as F
+
+    A = [[F(float(v)) for v in row] for row in np.asarray(A, float)]
+    obj, a, u = ([F(float(v)) for v in vec] for vec in (obj, a, u))
+    n = len(obj)
+    cons = [(row, F(0)) for row in A]
+    for k in range(n):
+        e = [F(int(i == k)) for i in range(n)]
+        cons += [(e, F(0)), (e, u[k])]
+    best = None
+    for sub in itertools.combinations(range(len(cons)), n - 1):
+        M = [[*a, F(1)]] + [[*cons[i][0], cons[i][1]] for i in sub]
+        ok = True
+        for c in range(n):  # Gauss-Jordan
+            piv = next((r for r in range(c, n) if M[r][c] != 0), None)
+            if piv is None:
+                ok = False
+                break
+            M[c], M[piv] = M[piv], M[c]
+            for r in range(n):
+                if r != c and M[r][c] != 0:
+                    f = M[r][c] / M[c][c]
+                    M[r] = [x - f * y for x, y in zip(M[r], M[c], strict=True)]
+        if not ok:
+            continue
+        x = [M[i][n] / M[i][i] for i in range(n)]
+        if any(xi < 0 or xi > ui for xi, ui in zip(x, u, strict=True)):
+            continue
+        if any(sum(r * xi for r, xi in zip(row, x, strict=True)) > 0 for row in A):
+            continue
+        val = sum(o * xi for o, xi in zip(obj, x, strict=True))
+        if best is None or (val > best if upper else val < best):
+            best = val
+    return best
+
+
+def _charnes_cooper(rng, n=4, spread=3.0):
+    """A small finite LP of the package's kind: w_i - k_ij w_j <= 0 for all pairs, sum w = 1,
+    0 <= w <= 1, maximise (minimise) the mass of the first records."""
+    m = rng.dirichlet(np.ones(n))
+    rows = []
+    for i, j in itertools.permutations(range(n), 2):
+        r = np.zeros(n)
+        r[i], r[j] = 1.0, -math.exp(rng.uniform(0, spread)) * m[i] / m[j]
+        rows.append(r)
+    obj = (np.arange(n) < n // 2).astype(float)
+    return obj, np.array(rows), np.ones(n), np.ones(n)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("upper", [True, False])
+def test_certified_bound_is_on_the_right_side_of_the_exact_optimum(seed, upper):
+    """The certificate of HiGHS's dual against the exact optimum (vertex enumeration in
+    Fractions): on the safe side, and within 1e-14 of it (a posterior: the rounding-error term
+    is a few units of roundoff times |A|^T |y|, about 1, whatever the optimum's size); a dual
+    moved by 1e-6
+    (some entries negative) still gives a valid, if looser, bound."""
+    from fractions import Fraction as F
+
+    from garesearch._certify import certified_bound, dual_bound, solve_lp
+
+    obj, A, a, u = _charnes_cooper(np.random.default_rng(seed))
+    As = sp.csr_matrix(A)
+    res = solve_lp(-obj if upper else obj, As, a, u)
+    opt = _exact_lp(obj, A, a, u, upper)
+    bound = certified_bound(res, obj, As, a, u, upper)
+    gap = (F(bound) - opt) if upper else (opt - F(bound))
+    assert 0 <= gap <= F(1e-14)
+    y = -np.asarray(res.ineqlin.marginals, float)
+    moved = y + 1e-6 * np.random.default_rng(100 + seed).standard_normal(y.size)
+    loose = dual_bound(moved, obj, As, a, u, upper)
+    assert (F(loose) >= opt) if upper else (F(loose) <= opt)
+
+
+def test_dropping_the_rounding_error_term_fails_an_adversarial_case():
+    """An LP with coefficients from 3 to 2e13 (e^30 apart) and a dual from HiGHS (stored in
+    hex): evaluated in plain floating point the Neumaier-Shcherbina bound lies below the
+    exact maximum (so it would certify a false epsilon); with the error term it is above,
+    and the bound of the same dual in exact rationals is above too (the failure is the
+    rounding's alone)."""
+    from fractions import Fraction as F
+
+    from garesearch._certify import dual_bound
+
+    K = ["0x1.b825c3db87ca7p+1", "0x1.30d78218a7d44p+23", "0x1.704b0847588f5p+44",
+         "0x1.472509a851d0ep+16", "0x1.e150ebb73ea94p+8", "0x1.5cc587403482fp+43"]
+    Y = ["0x1.cd67d2d2db196p-3", "0x0.0p+0", "0x0.0p+0", "0x1.366388604a5efp-17", "0x0.0p+0", "0x0.0p+0"]
+    rows = []
+    for (i, j), k in zip(itertools.permutations(range(3), 2), K, strict=True):
+        r = np.zeros(3)
+        r[i], r[j] = 1.0, -float.fromhex(k)
+        rows.append(r)
+    A, y = np.array(rows), np.array([float.fromhex(v) for v in Y])
+    obj, a, u = np.array([1.0, 0.0, 0.0]), np.ones(3), np.ones(3)
+    opt = _exact_lp(obj, A, a, u)
+    assert opt == F(4456334043692974137573618802589, 5752303106079815760543045181341)
+    # the bound of y in exact arithmetic (lambda at the breakpoint, as the package picks it)
+    g = [F(o) - sum(F(A[i, k]) * F(y[i]) for i in range(len(y))) for k, o in enumerate(obj)]
+    exact = min(lam + sum(max(F(0), gk - lam) for gk in g) for lam in g)
+    assert exact >= opt
+    As = sp.csr_matrix(A)
+    assert F(dual_bound(y, obj, As, a, u, True)) >= opt
+    assert F(dual_bound(y, obj, As, a, u, True, errors=False)) < opt  # the planted error

@@ -32,10 +32,11 @@ no_shrink = settings(phases=[Phase.explicit, Phase.reuse, Phase.generate])
 
 
 def assert_contract(result, err):
-    """A call that returned: a finite epsilon > 0 or inf (the errors were allowed by call)."""
+    """A call that returned: a finite epsilon > 0 or inf (the errors were allowed by call);
+    0, the trivially safe end, only for a result cut short by its wall-clock budget."""
     if err is None:
         eps = float(result.epsilon)
-        assert eps > 0 and not math.isnan(eps), result
+        assert (eps > 0 or (eps == 0 and getattr(result, "cut_short", False))) and not math.isnan(eps), result
 
 
 def run_cli(*argv, budget=None):
@@ -196,6 +197,7 @@ def test_fuzz_epsilon_for_goal(r1, r2, delta, t1, op, construction):
         x = Attribute(Categorical({1: 0.2, 2: 0.3, 7: 0.5}), r=r1, name="x")
         y = Attribute(Normal(0, 1), r=r2, name="y")
         goal = x & y if op == "&" else x | y
+        # (the optimum under a 1 s wall-clock cap: returns the bracket so far, cut short)
         kw = {"construction": construction} | ({"budget": 1.0} if construction == "optimal" else {})
         return epsilon_for_goal(goal, delta=delta, t={"x": 1, "y": t1}, **kw)
 
