@@ -43,6 +43,7 @@ __all__ = [
     "secant_logit",
     "solve_lp",
     "time_left",
+    "uncapped",
     "wall_clock_cap",
 ]
 
@@ -68,6 +69,17 @@ def wall_clock_cap(seconds: float | None):
         yield
         return
     token = _CAP.set((time.perf_counter() + float(seconds), {}))
+    try:
+        yield
+    finally:
+        _CAP.reset(token)
+
+
+@contextlib.contextmanager
+def uncapped():
+    """Calls inside the block run to their end whatever the cap (the final evaluation of a
+    bracket's witness, a few milliseconds)."""
+    token = _CAP.set(None)
     try:
         yield
     finally:
@@ -294,8 +306,10 @@ class Bracket:
 def crossing(fun, target, upper, lo=0.0, hi=math.inf, scale=1.0, rtol=1e-13):
     r"""Smallest :math:`\epsilon` found (bracketing from ``lo``, then bisection in
     :math:`\log\epsilon` to relative width ``rtol``) with ``fun(eps) > target`` (upper side)
-    or ``< target`` (lower side); ``inf`` if there is none below 1e12 / ``scale``."""
+    or ``< target`` (lower side); ``inf`` if there is none below 1e12 / ``scale``.  Under a
+    wall-clock cap every evaluation first checks the time (:func:`check_time`)."""
     def bad(e):
+        check_time()
         v = fun(e)
         return v > target if upper else v < target
 
@@ -360,7 +374,8 @@ def search_bracket(solve, target, upper, rtol, eps0, scale, lps, size, steps=60,
             trial = hi * (1 - rtol / 2)
         else:
             trial = math.sqrt(lo * top) if lo > 0 else top / 4
-    post = wit_hi.posterior(hi) if wit_hi is not None and math.isfinite(hi) else math.nan
+    with uncapped():
+        post = wit_hi.posterior(hi) if wit_hi is not None and math.isfinite(hi) else math.nan
     return Bracket(lo, hi, wit_hi, post, lps(), size(), at_lo, cut_short=cut)
 
 

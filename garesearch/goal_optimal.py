@@ -192,9 +192,10 @@ __all__ = ["CutShortWarning", "OptimalGoalResult", "optimal_epsilon", "worst_pos
 
 _SIDES = ("both", "upper")
 _MAX_T = 2_000  # t=None: largest number of true records enumerated
-#: t=None over finite priors: largest (true records) x (records of the product support), the
-#: size of the work (one exact LP over the support per true record)
-_MAX_T_WORK = 200_000
+#: t=None over finite priors of several attributes: largest (true records) x (records of the
+#: product support), the size of the work (exact LPs over the support for each true record;
+#: 64 x 64 takes about 5 s, 140 x 140 about a minute)
+_MAX_T_WORK = 20_000
 _MAX_COMBOS = 2_000_000  # t=None under the discrete metric: combinations of distinct masses
 #: the lower side of an OR over unbounded attributes has a comparison-set floor (the
 #: pointwise bound of :func:`garesearch.or_lower.or_lower_epsilon`, a tensor-product
@@ -480,21 +481,25 @@ def _solve_sides(model, tv, tc, p, live, method, rec, delta, sides, rtol, max_no
     except BudgetExhausted:
         out["cut_short"] = True
     parts1d = all(p_.kind != "ball" for p_ in model.parts)
-    fb = {}
-    if method != "lp-cells" and parts1d:  # the product bound: sound for every norm
-        for name, (target, upper) in live.items():
-            fb[name] = product_bracket(model, tc, target, upper)
-    if method == "lp-cells":
-        grids = cell_sides(model, tc, live, rtol or 0.01, at)
-    elif method == "product-bound":
-        grids = fb
-    else:  # both sides together, each grid to the side that binds so far
-        start = next(iter(fb.values())).lo if fb else at
-        grids = grid_sides(model, tc, live, rtol or 0.01, start, max_nodes, first="upper")
+    fb: dict = {}
+    grids: dict = {}
+    try:
+        if method != "lp-cells" and parts1d:  # the product bound: sound for every norm
+            for name, (target, upper) in live.items():
+                fb[name] = product_bracket(model, tc, target, upper)
+        if method == "lp-cells":
+            grids = cell_sides(model, tc, live, rtol or 0.01, at)
+        elif method == "product-bound":
+            grids = fb
+        else:  # both sides together, each grid to the side that binds so far
+            start = next(iter(fb.values())).lo if fb else at
+            grids = grid_sides(model, tc, live, rtol or 0.01, start, max_nodes, first="upper")
+    except BudgetExhausted:  # (the cap ran out in the product bound: the floor is kept)
+        out["cut_short"] = True
     for name, (target, upper) in live.items():
-        side = grids[name]
+        side = grids.get(name) or fb.get(name) or Bracket(0.0, math.inf, cut_short=True)
         f = fb.get(name)
-        if method == "lp-grid" and f is not None:
+        if method == "lp-grid" and f is not None and f is not side:
             if f.lo > side.lo:
                 side.lo, side.bound = f.lo, f.bound
             if f.hi < side.hi:
@@ -558,7 +563,7 @@ def _all_t(model: GoalModel) -> list:
         raise ParameterError(
             f"t=None would enumerate {n} true records, more than the limit of {_MAX_T}; pass t")
     size = math.prod(len(pr.values) for pr in model.priors)  # records of the exact LP
-    if size <= MAX_RECORDS and n * size > _MAX_T_WORK:
+    if method_of(model) == "lp" and size <= MAX_RECORDS and n * size > _MAX_T_WORK:
         raise ParameterError(
             f"t=None would solve the exact LP over {size} records for each of {n} true records "
             f"({n * size} in all, more than the limit of {_MAX_T_WORK}); pass t, or use "
@@ -598,9 +603,9 @@ def optimal_epsilon(goal, *, delta: float, t: Any = None, norm: float = math.inf
     t : Mapping or sequence, optional
         True values, by part name or in order of appearance.  ``None``: the worst over every
         true record (finite priors only: every record is solved by the same schedule, at most
-        2,000 of them and at most 200,000 records of exact LPs in all, refused up front by
-        these counts; under the discrete metric every combination of distinct prior masses,
-        at most 2,000,000).
+        2,000 of them, and for several attributes at most 20,000 for the product of the true
+        records and the records of the exact LP, refused up front by these counts; under the
+        discrete metric every combination of distinct prior masses, at most 2,000,000).
     norm : float
         The records' distance is the :math:`\ell_{norm}` norm of the parts' distances, in
         [1, inf] (default inf).

@@ -29,7 +29,7 @@ import numpy as np
 import oracle_lp
 import pytest
 
-from garesearch.errors import InfeasibleError
+from garesearch.errors import InfeasibleError, ParameterError
 from garesearch.events import Attribute, epsilon_for_goal
 from garesearch.goal_optimal import CutShortWarning, optimal_epsilon
 from garesearch.priors import Categorical, Normal, Uniform
@@ -281,3 +281,19 @@ def test_finite_or_over_every_true_record_is_the_oracles_optimum():
     assert res.rel_width <= 1e-7
     assert (res.t["a"], res.t["b"]) == t and res.binding == side
     assert res.details["true_records"] == res.details["true_records_total"] == 20
+
+
+def test_t_none_refuses_too_much_work_by_count_up_front():
+    """20 x 20 values: 400 exact LPs over 400 records each is refused before any LP (by the
+    count, not by timing a first record), whatever the budget."""
+    vals = {float(v): 1 / 20 for v in range(20)}
+    a = Attribute(Categorical(vals), r=1.0, name="a")
+    b = Attribute(Categorical(dict(vals)), r=1.0, name="b")
+    for budget in (None, 1e6):
+        t0 = time.perf_counter()
+        with pytest.raises(ParameterError, match="160000 in all"):
+            optimal_epsilon(a | b, delta=DELTA, budget=budget)
+        assert time.perf_counter() - t0 < 2.0
+    # a single true record of the same goal is solved
+    res = optimal_epsilon(a | b, delta=DELTA, t=[5.0, 5.0], sides="upper", rtol=1e-3)
+    assert res.epsilon > 0
