@@ -17,7 +17,16 @@ from typing import Any
 import numpy as np
 
 from .errors import ParameterError
-from .goals import AllOf, AnyOf, Attribute, Coordinates, attributes_of, norm_of, or_probability, resolve_t
+from .goals import (
+    AllOf,
+    AnyOf,
+    Attribute,
+    Coordinates,
+    attributes_of,
+    norm_of,
+    or_probability,
+    resolve_t,
+)
 from .priors import Categorical, Prior
 
 __all__ = [

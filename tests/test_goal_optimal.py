@@ -773,3 +773,29 @@ def test_dropping_the_rounding_error_term_fails_an_adversarial_case():
     As = sp.csr_matrix(A)
     assert F(dual_bound(y, obj, As, a, u, True)) >= opt
     assert F(dual_bound(y, obj, As, a, u, True, errors=False)) < opt  # the planted error
+
+
+def test_ball_membership_is_exact_on_the_axes():
+    """X' = {x : ||x - t||_3 <= r} as written, decided here in exact rationals: atoms on the
+    axes through t at distance exactly r are inside (the plain formula (0.1^3)^(1/3) gives
+    0.10000000000000002), an atom 1e-14 beyond r is outside (a relative tolerance of 1e-12
+    took it in), the diagonal ones at r 2^(1/3) are outside; p and the LP use that decision."""
+    from fractions import Fraction as F
+
+    from garesearch.goals import in_goal
+
+    assert (0.1**3) ** (1 / 3) > 0.1
+    pr = {-0.1: 0.3, 0.0: 0.4, 0.1: 0.2, 0.1 + 1e-14: 0.1}
+    ball = Coordinates([Categorical(pr), Categorical(dict(pr))], r=0.1, norm=3.0, name="c")
+    pts = list(itertools.product(pr, pr))
+
+    def exact_in(x):
+        return F(abs(x[0])) ** 3 + F(abs(x[1])) ** 3 <= F(0.1) ** 3
+
+    assert in_goal(ball, np.array(pts), {"c": (0.0, 0.0)}).tolist() == [exact_in(x) for x in pts]
+    p = sum(pr[x] * pr[y] for x, y in pts if exact_in((x, y)))
+    res = optimal_epsilon(ball, delta=0.1, t={"c": (0.0, 0.0)}, sides="upper")
+    assert res.p == pytest.approx(p, abs=1e-15)
+    below = all_pairs_lp([pr, pr], exact_in, res.epsilon_lo, 3.0)
+    above = all_pairs_lp([pr, pr], exact_in, res.epsilon_hi * (1 + 1e-6), 3.0)
+    assert below <= p + 0.1 + 1e-9 < above
