@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from ._certify import Bracket, certified_bound, logsumexp, search_bracket, solve_lp
+from ._certify import Bracket, certified_bound, check_time, logsumexp, search_bracket, solve_lp
 from ._goal_model import GoalModel, coord_values, record_distance
 from .errors import ParameterError
 
@@ -90,6 +90,7 @@ class Records:
         out = []
         chunk = max(1, 4_000_000 // max(self.n, 1))
         for a in range(0, self.n, chunk):
+            check_time()  # (under a wall-clock cap only)
             rows = np.arange(a, min(a + chunk, self.n))
             D = record_distance(self.model, self.X[rows][:, None, :], self.X[None, :, :])
             gap = s[rows][:, None] - s[None, :] - D * (1 + tol) - tol
@@ -110,6 +111,7 @@ class Records:
         out = np.empty_like(s)
         chunk = max(1, 4_000_000 // max(self.n, 1))
         for a in range(0, self.n, chunk):
+            check_time()  # (under a wall-clock cap only)
             rows = np.arange(a, min(a + chunk, self.n))
             D = record_distance(self.model, self.X[rows][:, None, :], self.X[None, :, :])
             out[rows] = (s[None, :] - D).max(axis=1) if how == "lower" else (s[None, :] + D).min(axis=1)

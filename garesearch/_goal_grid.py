@@ -482,6 +482,7 @@ class Grid:
         out = np.empty_like(s)
         chunk = max(1, 2_000_000 // max(self.nnode, 1))
         for a in range(0, self.nnode, chunk):
+            check_time()  # (under a wall-clock cap only)
             rows = np.arange(a, min(a + chunk, self.nnode))
             D = record_distance(self.model, self.Z[rows][:, None, :], self.Z[None, :, :])
             out[rows] = (s[None, :] - D).max(axis=1)
