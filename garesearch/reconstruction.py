@@ -37,8 +37,9 @@ riskcal and f-DP calibrate to.  Computed exactly:
   :math:`e^{2y/b}`), so the leader at each crossing is checked and the cell split there when a
   third set leads.  Generalised Cauchy noise is not log-concave (two atoms of unequal weight
   cross twice), so a cell with one leader at both ends is kept only when bounds on the slope of
-  :math:`\ln f` over it show that no other set adds more than ``1e-19`` to the success there,
-  and is bisected otherwise.  Two atoms and Gaussian noise: the threshold is closed form,
+  :math:`\ln f` over it (at the atoms that one set holds and the other not) show that no other
+  set adds more than ``1e-19``, or a tie's worth, to the success there, and is bisected
+  otherwise.  Two atoms and Gaussian noise: the threshold is closed form,
   :math:`S = w_0\Phi(z) + w_1\Phi(u - z)` with :math:`u = \Delta/\sigma`,
   :math:`z = u/2 + \ln(w_0/w_1)/u`.
 - Normal or uniform prior with Laplace or Gaussian noise: the posterior density is
@@ -307,8 +308,8 @@ def _binary_gaussian(prior: Categorical, s: float) -> float:
 #: Ties: values of ln h within this relative tolerance of the largest count as equal (the rounding
 #: of ln h is a few units in the last place of its largest term).
 _TIE = 1e-13
-#: Generalised Cauchy noise: a cell is accepted when what a missed lead change could add to the
-#: success is below this (absolute) bound.
+#: Generalised Cauchy noise: a cell keeps its leader when what a missed lead change could add to
+#: the success there is below this (absolute) bound, or below a tie (:data:`_TIE`) relative to it.
 _CELL_LOSS = 1e-19
 
 
@@ -405,42 +406,74 @@ def _finite_envelope(prior: Categorical, noise: ScaledNoise, s: float, r: float)
         _, hi = narrow_bracket(lambda y: float(np.diff(log_h1(y)[[k, j]])[0]), a, b, tol=tol, meets="hi")
         return hi
 
-    def bound_loss(a, b, la, va, vb):
-        """Generalised Cauchy noise: a bound on what sets other than ``la`` add over the cells
-        ``[a, b]`` (arrays; ``la`` leads at both ends), from the range of the slope of ``ln h``."""
+    runs = [(int(i), int(k)) for i, k in zip(np.argmax(sets, axis=1), n_atoms - 1 - np.argmax(sets[:, ::-1], axis=1),
+                                              strict=True)]
+
+    def passes(a, b, la):
+        """Generalised Cauchy noise: whether the cells ``[a, b]`` (arrays; ``la`` leads at both
+        ends) may keep ``la`` throughout.
+
+        For another set ``m``, :math:`h_m - h_\\ell = E_m - E_\\ell` with :math:`E` the weighted
+        densities of the atoms in one set and not the other (the shared ones cancel).  The slope of
+        :math:`\\ln E` lies between its atoms' slopes (it is their posterior average), so
+        :math:`\\ln E_m - \\ln E_\\ell` is bounded on the cell from its ends and the range of the
+        slopes (:func:`_gc_slope_range`); with the largest densities on the cell that bounds
+        :math:`\\int (h_m - h_\\ell)^+`.  A cell passes when the sum over ``m`` is at most
+        :data:`_CELL_LOSS`, or at most a tie (:data:`_TIE`) relative to :math:`h_\\ell` on it.
+        """
         lo_z, hi_z = a[:, None] - x[None, :], b[:, None] - x[None, :]
         s_lo, s_hi = _gc_slope_range(lo_z, hi_z, s)  # (cells, atoms)
-        set_lo = np.min(np.where(sets[None], s_lo[:, None, :], np.inf), axis=2)  # (cells, sets)
-        set_hi = np.max(np.where(sets[None], s_hi[:, None, :], -np.inf), axis=2)
-        rows = np.arange(a.size)
-        slope_lo = set_lo - set_hi[rows, la][:, None]  # of D_m = ln h_m - ln h_la
-        slope_hi = set_hi - set_lo[rows, la][:, None]
-        d_a = va - va[rows, la][:, None]
-        d_b = vb - vb[rows, la][:, None]
-        width = (b - a)[:, None]
-        # D_m(a + t) <= d_a + slope_hi t and <= d_b - slope_lo (width - t): the smaller of the two
-        # lines is concave in t, so its largest value is at t = 0, t = width or where they meet
-        with np.errstate(invalid="ignore", divide="ignore"):
-            meet = (d_b - d_a - slope_lo * width) / (slope_hi - slope_lo)
-        meet = np.clip(np.nan_to_num(meet, nan=0.0), 0.0, width)
-        top = np.full(d_a.shape, -np.inf)
-        for t in (0.0, width, meet):
-            top = np.maximum(top, np.minimum(d_a + slope_hi * t, d_b - slope_lo * (width - t)))
-        # largest density of each set on the cell: f is largest at the point of the cell nearest the atom
+        lt_a = np.log(w)[None, :] + kern.log_density(a[:, None], x[None, :], eps)  # ln(w_i f(a - x_i))
+        lt_b = np.log(w)[None, :] + kern.log_density(b[:, None], x[None, :], eps)
+        # largest and smallest density on the cell: at its point nearest to and furthest from the atom
         near = np.where((lo_z <= 0) & (hi_z >= 0), 0.0, np.minimum(np.abs(lo_z), np.abs(hi_z)))
-        f_max = np.exp(kern.log_density(near, 0.0, eps)) * w[None, :]  # (cells, atoms)
-        h_max = f_max @ sets.T.astype(float)  # (cells, sets)
-        tie = _TIE * (1.0 + np.abs(va[rows, la]))[:, None]
-        with np.errstate(over="ignore", invalid="ignore"):
-            excess = np.minimum(h_max, h_max[rows, la][:, None] * np.expm1(top))
-        excess = np.where(top > tie, excess, 0.0)
-        excess[rows, la] = 0.0
-        return np.sum(excess, axis=1) * (b - a)
+        f_max = np.exp(kern.log_density(near, 0.0, eps)) * w[None, :]
+        f_min = np.exp(kern.log_density(np.maximum(np.abs(lo_z), np.abs(hi_z)), 0.0, eps)) * w[None, :]
+        width = b - a
+        loss = np.zeros(a.size)
+        allowed = np.zeros(a.size)
+        for lead_set in np.unique(la):
+            rows = np.nonzero(la == lead_set)[0]
+            il, kl = runs[lead_set]
+            allowed[rows] = _TIE * width[rows] * np.sum(f_min[rows, il:kl + 1], axis=1)
+            wd = width[rows]
+            for m, (im, km) in enumerate(runs):
+                if m == lead_set:
+                    continue
+                if m < lead_set:
+                    (e0, e1), (l0, l1) = (im, min(km, il - 1)), (max(il, km + 1), kl)
+                else:
+                    (e0, e1), (l0, l1) = (max(im, kl + 1), km), (il, min(kl, im - 1))
+                if e1 < e0:  # S_m inside S_l: never above it
+                    continue
+                e_max = np.sum(f_max[rows, e0:e1 + 1], axis=1)
+                if l1 < l0:  # S_l inside S_m: above it by E_m everywhere
+                    loss[rows] += wd * e_max
+                    continue
+                d_a = (np.logaddexp.reduce(lt_a[rows, e0:e1 + 1], axis=1)
+                       - np.logaddexp.reduce(lt_a[rows, l0:l1 + 1], axis=1))
+                d_b = (np.logaddexp.reduce(lt_b[rows, e0:e1 + 1], axis=1)
+                       - np.logaddexp.reduce(lt_b[rows, l0:l1 + 1], axis=1))
+                slope_hi = np.max(s_hi[rows, e0:e1 + 1], axis=1) - np.min(s_lo[rows, l0:l1 + 1], axis=1)
+                slope_lo = np.min(s_lo[rows, e0:e1 + 1], axis=1) - np.max(s_hi[rows, l0:l1 + 1], axis=1)
+                # ln E_m - ln E_l at a + t is at most d_a + slope_hi t and d_b - slope_lo (wd - t); the
+                # smaller of the two lines is concave in t: largest at t = 0, t = wd or where they meet
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    meet = (d_b - d_a - slope_lo * wd) / (slope_hi - slope_lo)
+                meet = np.clip(np.nan_to_num(meet, nan=0.0), 0.0, wd)
+                top = np.full(rows.size, -np.inf)
+                for t in (0.0, wd, meet):
+                    top = np.maximum(top, np.minimum(d_a + slope_hi * t, d_b - slope_lo * (wd - t)))
+                l_max = np.sum(f_max[rows, l0:l1 + 1], axis=1)
+                with np.errstate(over="ignore", invalid="ignore"):
+                    excess = np.minimum(e_max, l_max * np.expm1(np.maximum(top, 0.0)))
+                loss[rows] += wd * excess
+        return (loss <= _CELL_LOSS) | (loss <= allowed)
 
     # Every cell of the grid ends as leaves (a, b, leader) that tile it.  A cell whose ends have
     # different leaders is cut where the later one overtakes the earlier (a root of ln h_j - ln h_k),
     # or split there first when a third set leads at that crossing.  Generalised Cauchy noise:
-    # a cell with one leader at both ends is kept when bound_loss allows, else bisected.
+    # a cell with one leader at both ends is kept when it passes, else bisected.
     leaves_a: list = []
     leaves_b: list = []
     leaves_l: list = []
@@ -482,7 +515,7 @@ def _finite_envelope(prior: Categorical, noise: ScaledNoise, s: float, r: float)
         if pending:
             a, b, la, va, vb, depth = (np.concatenate(p) for p in zip(*pending, strict=True))
             pending = []
-            ok = ((bound_loss(a, b, la, va, vb) <= _CELL_LOSS) | (depth >= max_depth)
+            ok = (passes(a, b, la) | (depth >= max_depth)
                   | (b - a <= 1e-13 * np.maximum(np.maximum(np.abs(a), np.abs(b)), s)))
             leaves_a.append(a[ok])
             leaves_b.append(b[ok])
