@@ -402,9 +402,12 @@ def _finite_envelope(prior: Categorical, noise: ScaledNoise, s: float, r: float)
             return a
         if not db < 0:
             return b
+        def gap(y):  # ln h_j - ln h_k: > 0 at a, < 0 at b
+            v = log_h1(y)
+            return float(v[j] - v[k])
+
         tol = 16 * np.finfo(float).eps * max(abs(a), abs(b), s)
-        _, hi = narrow_bracket(lambda y: float(np.diff(log_h1(y)[[k, j]])[0]), a, b, tol=tol, meets="hi")
-        return hi
+        return narrow_bracket(gap, a, b, tol=tol, meets="hi")[1]
 
     runs = [(int(i), int(k)) for i, k in zip(np.argmax(sets, axis=1), n_atoms - 1 - np.argmax(sets[:, ::-1], axis=1),
                                               strict=True)]
@@ -521,6 +524,9 @@ def _finite_envelope(prior: Categorical, noise: ScaledNoise, s: float, r: float)
             leaves_b.append(b[ok])
             leaves_l.append(la[ok])
             a, b, la, va, vb, depth = a[~ok], b[~ok], la[~ok], va[~ok], vb[~ok], depth[~ok] + 1
+            if a.size > 1 << 18:
+                raise RuntimeError(f"{a.size} cells of the output grid could not be shown to keep their leader "
+                                   f"({noise.name} noise, scale {s:g}); please report this prior")
             if a.size:  # bisect
                 mid = 0.5 * (a + b)
                 vm = log_h(mid)
