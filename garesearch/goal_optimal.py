@@ -153,7 +153,14 @@ from typing import Any
 
 import numpy as np
 
-from ._certify import Bracket, BudgetExhausted, check_time, odds_to_posterior, wall_clock_cap
+from ._certify import (
+    Bracket,
+    BudgetExhausted,
+    capped,
+    check_time,
+    odds_to_posterior,
+    wall_clock_cap,
+)
 from ._goal_cells import SIZES as CELL_SIZES
 from ._goal_cells import best_ridges, cell_grid, cell_sides, cells_apply, ridge_boxes
 from ._goal_finite import MAX_RECORDS, FiniteWitness, Records, finite_lp, finite_side
@@ -472,14 +479,19 @@ def _solve_sides(model, tv, tc, p, live, method, rec, delta, sides, rtol, max_no
                 side = product_side(model, tc, target, upper, rtol or 1e-6)
             out["sides"][name] = side
         return
-    # continuous attributes: the comparison sets' epsilon first (a floor for the sound ends;
-    # skipped once a wall-clock cap has run out), then both sides together
-    floor = (0.0, 0.0)
-    try:
-        check_time()
-        floor = _sound_construction(model, tv, delta, sides)
-    except BudgetExhausted:
-        out["cut_short"] = True
+    # continuous attributes: both sides together; the comparison sets' epsilon is a floor for
+    # the sound ends (Theorems 1, 2).  Without a cap it is computed after the brackets, for
+    # the side that binds (the one whose sound end is lowest) until the binding side has its
+    # floor -- the only place where it can raise the epsilon (the lower side's floor is a
+    # slow quadrature); under a cap, first, for both sides, unless the cap has run out
+    floors: dict = {}
+    if capped():
+        try:
+            check_time()
+            up_f, dn_f = _sound_construction(model, tv, delta, sides)
+            floors = {"upper": up_f, "lower": dn_f}
+        except BudgetExhausted:
+            out["cut_short"] = True
     parts1d = all(p_.kind != "ball" for p_ in model.parts)
     fb: dict = {}
     grids: dict = {}
@@ -496,7 +508,7 @@ def _solve_sides(model, tv, tc, p, live, method, rec, delta, sides, rtol, max_no
             grids = grid_sides(model, tc, live, rtol or 0.01, start, max_nodes, first="upper")
     except BudgetExhausted:  # (the cap ran out in the product bound: the floor is kept)
         out["cut_short"] = True
-    for name, (target, upper) in live.items():
+    for name in live:
         side = grids.get(name) or fb.get(name) or Bracket(0.0, math.inf, cut_short=True)
         f = fb.get(name)
         if method == "lp-grid" and f is not None and f is not side:
@@ -504,10 +516,26 @@ def _solve_sides(model, tv, tc, p, live, method, rec, delta, sides, rtol, max_no
                 side.lo, side.bound = f.lo, f.bound
             if f.hi < side.hi:
                 side.hi, side.witness, side.posterior = f.hi, f.witness, f.posterior
-        sound = floor[0 if upper else 1]
-        if sound > side.lo:  # never below the comparison-set construction (Theorems 1, 2)
-            side.lo, side.bound = min(sound, side.hi), target
         out["sides"][name] = side
+
+    def apply(name):
+        side, target = out["sides"][name], live[name][0]
+        if floors.get(name, 0.0) > side.lo:  # never below the comparison-set construction
+            side.lo, side.bound = min(floors[name], side.hi), target
+
+    for name in live:
+        apply(name)
+    if not capped():
+        while True:
+            binding = min(live, key=lambda n: (out["sides"][n].lo, n != "upper"))
+            if binding in floors:
+                break
+            up_f, dn_f = _sound_construction(model, tv, delta, "upper" if binding == "upper" else sides)
+            floors["upper"] = up_f
+            if binding == "lower":
+                floors["lower"] = dn_f
+            for name in live:
+                apply(name)
 
 
 def _sound_construction(model: GoalModel, tv, delta, sides) -> tuple[float, float]:
