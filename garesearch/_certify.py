@@ -34,12 +34,14 @@ __all__ = [
     "capped",
     "certified_bound",
     "check_time",
+    "clamped_logit",
     "crossing",
     "dual_bound",
     "logsumexp",
     "logsumexp_rows",
     "odds_to_posterior",
     "search_bracket",
+    "secant_crossing",
     "secant_logit",
     "solve_lp",
     "time_left",
@@ -332,6 +334,49 @@ def crossing(fun, target, upper, lo=0.0, hi=math.inf, scale=1.0, rtol=1e-13):
         else:
             a = m
     return b
+
+
+def clamped_logit(p: float) -> float:
+    """``log(p / (1 - p))`` with ``p`` clamped to ``[1e-300, 1 - 1e-16]``."""
+    p = min(max(p, 1e-300), 1 - 1e-16)
+    return math.log(p / (1 - p))
+
+
+def secant_crossing(posterior, target: float, upper: bool, e0: float, rtol: float, steps: int = 12) -> float:
+    """Smallest epsilon found at which a witness' ``posterior`` (monotone in epsilon) crosses
+    ``target`` (exceeds it for ``upper``, falls below otherwise): at most ``steps`` secant
+    steps on the logit against log epsilon from ``e0`` and one more past the root, every
+    returned value checked (``inf`` if none is found below 1e3 * e0).  Under a wall-clock cap
+    every evaluation first checks the time."""
+    def gap(e):
+        check_time()
+        return clamped_logit(posterior(e)) - clamped_logit(target)
+
+    sign = 1.0 if upper else -1.0
+    bad = math.inf
+    pts = []
+    e = e0
+    for _ in range(steps):
+        g = sign * gap(e)
+        if g > 0:
+            bad = min(bad, e)
+        pts.append((math.log(e), g))
+        if len(pts) >= 2 and pts[-1][1] != pts[-2][1]:
+            (x1, g1), (x2, g2) = pts[-2], pts[-1]
+            x = x2 - g2 * (x2 - x1) / (g2 - g1)
+        else:
+            x = math.log(e) + (-0.2 if g > 0 else 0.2)
+        nxt = math.exp(min(x, math.log(e) + 2.0))
+        if math.isfinite(bad) and abs(nxt / e - 1) < rtol:
+            # one step past the root, so that the returned value is checked
+            cand = nxt * (1 + rtol / 4)
+            if cand < bad and sign * gap(cand) > 0:
+                bad = cand
+            break
+        if nxt > 1e3 * e0:
+            break
+        e = nxt
+    return bad
 
 
 def search_bracket(solve, target, upper, rtol, eps0, scale, lps, size, steps=60, enough=math.inf):

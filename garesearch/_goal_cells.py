@@ -31,7 +31,16 @@ import math
 
 import numpy as np
 
-from ._certify import BudgetExhausted, certified_bound, check_time, secant_logit, solve_lp, uncapped
+from ._certify import (
+    BudgetExhausted,
+    certified_bound,
+    check_time,
+    clamped_logit,
+    secant_crossing,
+    secant_logit,
+    solve_lp,
+    uncapped,
+)
 from ._goal_kernels import log_diff_ndtr, log_tilted
 from ._goal_model import GoalModel, in_goal_set, model_scale
 from .priors import Normal
@@ -321,36 +330,9 @@ def cell_grid(model: GoalModel, tc, cells: int) -> CellGrid:
 def witness_root(w, target: float, upper: bool, e0: float, rtol: float) -> float:
     """Smallest epsilon found at which the witness ``w`` crosses ``target`` (its posterior is
     monotone in epsilon): secant steps on the logit from ``e0``, every returned value checked
-    (``inf`` if none is found below 1e3 * e0)."""
-    def gap(e):  # (about 8000 levels: a slightly looser bound than the default, as sound)
-        check_time()  # (under a wall-clock cap only)
-        return _logit(w.posterior(e, levels=4001 if upper else 8001)) - _logit(target)
-
-    sign = 1.0 if upper else -1.0
-    bad = math.inf
-    pts = []
-    e = e0
-    for _ in range(12):
-        g = sign * gap(e)
-        if g > 0:
-            bad = min(bad, e)
-        pts.append((math.log(e), g))
-        if len(pts) >= 2 and pts[-1][1] != pts[-2][1]:
-            (x1, g1), (x2, g2) = pts[-2], pts[-1]
-            x = x2 - g2 * (x2 - x1) / (g2 - g1)
-        else:
-            x = math.log(e) + (-0.2 if g > 0 else 0.2)
-        nxt = math.exp(min(x, math.log(e) + 2.0))
-        if math.isfinite(bad) and abs(nxt / e - 1) < rtol:
-            # one step past the root, so that the returned value is checked
-            cand = nxt * (1 + rtol / 4)
-            if cand < bad and sign * gap(cand) > 0:
-                bad = cand
-            break
-        if nxt > 1e3 * e0:
-            break
-        e = nxt
-    return bad
+    (``inf`` if none is found below 1e3 * e0; :func:`garesearch._certify.secant_crossing`)."""
+    # (about 8000 levels: a slightly looser bound than the default, as sound)
+    return secant_crossing(lambda e: w.posterior(e, levels=4001 if upper else 8001), target, upper, e0, rtol)
 
 
 class CellSide:
@@ -447,9 +429,7 @@ class CellSide:
                        cut_short=self.cut_short)
 
 
-def _logit(p: float) -> float:
-    p = min(max(p, 1e-300), 1 - 1e-16)
-    return math.log(p / (1 - p))
+_logit = clamped_logit
 
 
 #: cells of the grids, coarse to fine (the schedule takes those up to about 80 / rtol)

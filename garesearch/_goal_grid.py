@@ -19,6 +19,7 @@ from ._certify import (
     crossing,
     logsumexp,
     odds_to_posterior,
+    secant_crossing,
     secant_logit,
     solve_lp,
     uncapped,
@@ -651,7 +652,7 @@ class GridSide:
                 up = min(up, trial)
             history.append((trial, bound))
             if self.wit_hi is None or isinstance(self.wit_hi, GridWitness):
-                root = crossing(wit.posterior, target, upper, lo=trial / 4, scale=self.scale, rtol=rtol / 50)
+                root = secant_crossing(wit.posterior, target, upper, trial, rtol / 50)
                 if root < self.hi:
                     self.hi, self.wit_hi = root, wit
             if self._converged() or self.lo >= enough:
