@@ -131,6 +131,7 @@ __all__ = [
     "PriorSpec",
     "Tail",
     "Worst",
+    "WorstDetails",
     "finite",
     "gamma",
     "gennorm",
