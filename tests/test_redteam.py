@@ -263,7 +263,7 @@ DEFAULT_RUNS = [
     ("gennorm-0.95", 0.1, "upper"),
     ("lognorm-3", 1e-3, "upper"),
     ("lognorm-3", 1e-12, "both"),
-    ("lognorm-3", 0.5, "both"),
+    ("weibull-1.2", 1e-3, "upper"),
     ("uniform", 1e-12, "upper"),
     ("spike-pu", 1e-12, "upper"),
     ("coin", 1e-300, "both"),
