@@ -374,3 +374,19 @@ def test_heavy_tails_give_the_limit():
         limit = -math.expm1(-0.2)
         assert d.value == pytest.approx(limit, rel=1e-15)
         assert d.source == "limit" and d.mp_value <= limit * (1 + 1e-15)
+
+
+@pytest.mark.parametrize("delta", [1e-300, 1e-12, 0.1, 0.5 - 1e-9])
+def test_checks_bracket_the_coin_optimum(delta):
+    """The red team's two checks on a known optimum (fair coin, closed form): no violation at
+    eps* (1 - 1e-9), a violation at eps* (1 + 1e-6) (in mpmath: near saturation the excess is
+    only ~1e-14 relative)."""
+    coin = finite([0.0, 1.0], [0.5, 0.5])
+    with mpmath.workdps(60):
+        d = mp(delta)
+        star = mpmath.log1p(2 * d / (mp(0.5) - d))  # ln((1/2 + d)/(1/2 - d))
+    below = worst_advantage_details(coin, 0.5, float(star) * (1 - 1e-9), "upper")
+    above = worst_advantage_details(coin, 0.5, float(star) * (1 + 1e-6), "upper")
+    with mpmath.workdps(40):
+        assert below.mp_value < d
+        assert above.mp_value - d > 1e-25 * d
