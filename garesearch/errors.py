@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["InfeasibleError", "ParameterError"]
+__all__ = ["InfeasibleError", "ParameterError", "UndeclaredTailWarning"]
 
 
 class ParameterError(ValueError):
@@ -11,3 +11,8 @@ class ParameterError(ValueError):
 
 class InfeasibleError(ValueError):
     """No epsilon > 0 meets the request; the message says why and what would be feasible."""
+
+
+class UndeclaredTailWarning(UserWarning):
+    """A distribution's unbounded tail is neither in garesearch's table of scipy families nor
+    declared by the caller, so the sound default (heavier than every exponential) is used."""

@@ -72,6 +72,24 @@ def _check_span(low: float, high: float, what: str) -> None:
 _LOG_MAX = math.log(np.finfo(float).max)  # exp() overflows beyond
 
 
+def _rounding_pad(n, *mags):
+    from .tilted import rounding_pad
+
+    return rounding_pad(n, *mags)
+
+
+def _middle(lo, hi):
+    """The middle of a log enclosure (its finite end where the other is infinite)."""
+    lo = np.asarray(lo, dtype=float)
+    hi = np.asarray(hi, dtype=float)
+    with np.errstate(invalid="ignore"):
+        mid = 0.5 * (lo + hi)
+        out = np.where(np.isfinite(lo) & np.isfinite(hi), mid,
+                       np.where(np.isneginf(lo) & np.isfinite(hi), hi,
+                                np.where(np.isposinf(hi), np.inf, lo)))
+    return float(out) if out.ndim == 0 else out
+
+
 class Prior(ABC):
     """Base class: a prior distribution of one attribute with a metric (Sec. 4.1).
 
@@ -116,17 +134,19 @@ class Prior(ABC):
         return max(t - r, low), min(t + r, high)
 
     def log_tail_mgf(self, epsilon: float, lo: float, hi: float) -> float:
-        r""":math:`\ln M(\epsilon)`, :math:`M(\epsilon) = \int_{x < lo \text{ or } x > hi}
-        e^{\epsilon D(x)} dF(x)` with :math:`D(x) = \max(|x - lo|, |x - hi|)` (the lower side
-        of Def. 7, Sec. 4.1), from the tilted tails (:meth:`log_tilted_tail`): ``inf`` where it
-        diverges, ``-inf`` where no mass lies outside ``[lo, hi]``.
+        r"""An upper bound on :math:`\ln M(\epsilon)`, :math:`M(\epsilon) = \int_{x < lo
+        \text{ or } x > hi} e^{\epsilon D(x)} dF(x)` with :math:`D(x) = \max(|x - lo|, |x - hi|)`
+        (the lower side of Def. 7, Sec. 4.1): the safe end of the tilted tails' enclosures
+        (:meth:`tilted_tail_bounds`), ``inf`` where it diverges, ``-inf`` where no mass lies
+        outside ``[lo, hi]``.
 
         Examples
         --------
         >>> from scipy.integrate import quad
         >>> d = lambda x: math.exp(1.0 * (x + 1) - x * x / 2) / math.sqrt(2 * math.pi)
         >>> want = 2 * quad(d, 1, math.inf)[0]  # both tails of N(0, 1) outside [-1, 1]
-        >>> abs(math.exp(Normal(0, 1).log_tail_mgf(1.0, -1.0, 1.0)) / want - 1) < 1e-12
+        >>> got = math.exp(Normal(0, 1).log_tail_mgf(1.0, -1.0, 1.0))
+        >>> 0 <= got / want - 1 < 1e-12
         True
         """
         e, lo, hi = float(epsilon), float(lo), float(hi)
@@ -135,15 +155,17 @@ class Prior(ABC):
         above = math.nextafter(hi, math.inf) if finite else hi
         low, high = self.support
         with np.errstate(all="ignore"):
-            left = float(self.log_tilted_tail(-e, below, "left")) if lo > low else -math.inf
-            right = float(self.log_tilted_tail(e, above, "right")) if hi < high else -math.inf
-        out = np.logaddexp(left, right) + e * (hi - lo)
-        return float(out) if not math.isnan(out) else math.inf
+            left = float(self.tilted_tail_bounds(-e, below, "left")[1]) if lo > low else -math.inf
+            right = float(self.tilted_tail_bounds(e, above, "right")[1]) if hi < high else -math.inf
+            out = np.logaddexp(left, right) + e * (hi - lo)
+        if math.isnan(out):
+            return math.inf
+        return float(out + _rounding_pad(2, out, e * (hi - lo))) if math.isfinite(out) else float(out)
 
     def tail_mgf(self, epsilon: float, lo: float, hi: float) -> float:
-        r""":math:`M(\epsilon) = E[e^{\epsilon D(X)};\ X < lo \text{ or } X > hi]` with
-        :math:`D(x) = \max(|x - lo|, |x - hi|)`; ``inf`` where it diverges or overflows
-        (:meth:`log_tail_mgf` in linear scale).
+        r"""An upper bound on :math:`M(\epsilon) = E[e^{\epsilon D(X)};\ X < lo \text{ or } X >
+        hi]` with :math:`D(x) = \max(|x - lo|, |x - hi|)`; ``inf`` where it diverges or
+        overflows (:meth:`log_tail_mgf` in linear scale).
 
         Examples
         --------
@@ -153,9 +175,51 @@ class Prior(ABC):
         out = self.log_tail_mgf(epsilon, lo, hi)
         return math.exp(out) if out < _LOG_MAX else math.inf
 
-    def log_tilted_tail(self, k: float, x, side: str):
-        r"""Tilted tail of the prior, anchored at ``x`` (the one exponential-moment kernel of
-        garesearch; see :mod:`garesearch.tilted`):
+    def tail(self, side: str):
+        """The :class:`~garesearch.tails.Tail` of one end of the support: ``"bounded"`` where it
+        is finite (subclasses declare their unbounded ends).
+
+        Examples
+        --------
+        >>> Uniform(0, 1).tail("right").kind
+        'bounded'
+        """
+        from .tails import Tail
+
+        if side not in ("left", "right"):
+            raise ParameterError(f"side must be 'left' or 'right'; got {side!r}")
+        end = self.support[0 if side == "left" else 1]
+        if math.isfinite(end):
+            return Tail("bounded", math.inf, math.inf, "a finite end of the support")
+        return Tail("heavy", 0.0, 0.0, "no declaration: the sound default")
+
+    def tail_class(self, side: str) -> tuple[str, float]:
+        """``(kind, rate)`` of :meth:`tail` (``("bounded", inf)``, ``("light", inf)``,
+        ``("exponential", lambda)`` or ``("heavy", 0.0)``).
+
+        Examples
+        --------
+        >>> Normal(0, 1).tail_class("left")
+        ('light', inf)
+        """
+        t = self.tail(side)
+        return t.kind, t.rate
+
+    def hazard(self, x, side: str):
+        r"""A lower bound on the hazard rate at ``x`` toward one end: :math:`f(x) / S(x)`
+        (``side="right"``) or :math:`f(x) / F(x)` (``"left"``); used with the declared tails
+        (:meth:`tail`) to bound the far tails.
+
+        Examples
+        --------
+        >>> round(float(Normal(0, 1).hazard(0.0, "right")), 6)  # phi(0) / (1/2)
+        0.797885
+        """
+        raise NotImplementedError(f"{type(self).__name__} has no hazard rate")
+
+    def tilted_tail_bounds(self, k: float, x, side: str):
+        r"""A certified enclosure ``(lo, hi)`` of the tilted tail (log scale; module
+        :mod:`garesearch.tilted`):
 
         .. math::
 
@@ -163,52 +227,162 @@ class Prior(ABC):
             \qquad
             \mathrm{RT}_k(x) = \log \int_{u \ge x} e^{k(u - x)} dF(u) \ (\texttt{side="right"}).
 
-        Vectorised over ``x``; ``k`` is one real number.  ``inf`` where the integral diverges
-        (a growing tilt over a tail heavier than :math:`e^{-|k| u}`), ``-inf`` where there is
-        no mass.
+        Vectorised over ``x``; ``k`` is one real number.  ``hi = inf`` where the integral may
+        diverge (a growing tilt over a tail heavier than :math:`e^{-|k| u}`), ``-inf`` where
+        there is no mass.
         """
         raise NotImplementedError(f"{type(self).__name__} has no tilted tails")
 
-    def log_tilted_mass(self, k: float, lo, hi, anchor):
-        r""":math:`\log \int_{lo \le u \le hi} e^{k(u - \text{anchor})} dF(u)`, vectorised,
-        from the tilted tails (:meth:`log_tilted_tail`): the difference of two left tails or of
-        two right tails, whichever loses fewer digits (one tail where an end is infinite).
-        """
-        from .tilted import log_diff_exp
+    def log_tilted_tail(self, k: float, x, side: str):
+        r"""An estimate of the tilted tail (:meth:`tilted_tail_bounds`): the middle of its
+        enclosure in log scale (the enclosure's ends where the other is infinite).  Bounds
+        that others rely on use :meth:`tilted_tail_bounds` instead.
 
+        Examples
+        --------
+        >>> import math
+        >>> got = float(Categorical({0: 0.5, 1: 0.5}).log_tilted_tail(1.0, 1.0, "left"))
+        >>> abs(got - math.log(0.5 * math.exp(-1) + 0.5)) < 1e-12
+        True
+        """
+        lo, hi = self.tilted_tail_bounds(k, x, side)
+        return _middle(lo, hi)
+
+    def _estimate_tail(self, k: float, x, side: str):
+        """:meth:`log_tilted_tail` from the coarser table where a prior has one (the searches'
+        estimates; their answers are certified separately)."""
+        lo, hi = self._sources(True)[0](k, x, side)
+        return _middle(lo, hi)
+
+    def _estimate_mass(self, k: float, lo, hi, anchor):
+        """:meth:`log_tilted_mass` from the coarser table where a prior has one."""
+        lo_, hi_ = self.tilted_mass_bounds(k, lo, hi, anchor, _coarse=True)
+        out = _middle(lo_, hi_)
+        return float(out) if np.ndim(out) == 0 else out
+
+    def _sources(self, coarse: bool):
+        """The tilted tails and intervals the bounds come from (a coarser, cheaper table for
+        estimates where a prior has one)."""
+        return self.tilted_tail_bounds, self._interval_bounds
+
+    def tilted_mass_bounds(self, k: float, lo, hi, anchor, _coarse: bool = False):
+        r"""A certified enclosure ``(lo, hi)`` of :math:`\log \int_{lo \le u \le hi}
+        e^{k(u - \text{anchor})} dF(u)` (closed interval; ends may be infinite), vectorised.
+
+        Examples
+        --------
+        >>> import math
+        >>> lo, hi = Uniform(0, 4).tilted_mass_bounds(1.5, 1.0, 3.0, 2.0)
+        >>> ref = math.log((math.exp(1.5) - math.exp(-1.5)) / 1.5 / 4)
+        >>> bool(lo <= ref <= hi), bool(hi - lo < 1e-12)
+        (True, True)
+        """
         k = float(k)
+        tail_bounds, interval_bounds = self._sources(_coarse)
         lo, hi, anchor = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (lo, hi, anchor)))
-        lo_inf, hi_inf = np.isneginf(lo), np.isposinf(hi)
-        with np.errstate(invalid="ignore", over="ignore"):
-            if np.all(lo_inf & ~hi_inf):  # one tail
-                out = self.log_tilted_tail(k, hi, "left") + k * (hi - anchor)
-                return float(out) if out.ndim == 0 else out
-            if np.all(hi_inf & ~lo_inf):
-                out = self.log_tilted_tail(k, lo, "right") + k * (lo - anchor)
-                return float(out) if out.ndim == 0 else out
-        # infinite ends: the one tail from the finite end (from the anchor if both are)
-        lo = np.where(lo_inf, np.where(hi_inf, anchor, hi), lo)
-        hi = np.where(hi_inf, lo, hi)
-        # atoms at lo and hi belong to the interval; a density has none (and the next float
-        # beyond a far end can be a wide step)
-        below = np.nextafter(lo, -np.inf) if self.is_finite else lo
-        above = np.nextafter(hi, np.inf) if self.is_finite else hi
-        with np.errstate(invalid="ignore", over="ignore"):
-            l_hi = self.log_tilted_tail(k, hi, "left") + k * (hi - anchor)
-            l_lo = self.log_tilted_tail(k, below, "left") + k * (below - anchor)
-            r_lo = self.log_tilted_tail(k, lo, "right") + k * (lo - anchor)
-            r_hi = self.log_tilted_tail(k, above, "right") + k * (above - anchor)
-            # the difference that keeps more digits; a divergent tail (inf) is never used
-            gap_left = np.where(np.isfinite(l_hi), l_hi - l_lo, -np.inf)
-            gap_right = np.where(np.isfinite(r_lo), r_lo - r_hi, -np.inf)
-            use_left = np.nan_to_num(gap_left, nan=-np.inf) >= np.nan_to_num(gap_right, nan=-np.inf)
-            left = log_diff_exp(l_hi, np.minimum(l_lo, l_hi))
-            right = log_diff_exp(r_lo, np.minimum(r_hi, r_lo))
-            out = np.where(use_left, left, right)
-            out = np.where(lo_inf & ~hi_inf, l_hi, np.where(hi_inf & ~lo_inf, r_lo, out))
-            out = np.where(lo_inf & hi_inf, np.logaddexp(l_hi, r_hi), out)
-        out = np.where((hi >= lo) | lo_inf | hi_inf, out, -np.inf)
-        return float(out) if out.ndim == 0 else out
+        shape = lo.shape
+        lo, hi, anchor = lo.ravel(), hi.ravel(), anchor.ravel()
+        low, high = self.support
+        a, b = np.maximum(lo, low), np.minimum(hi, high)
+        out_lo = np.full(lo.shape, -np.inf)
+        out_hi = np.full(lo.shape, -np.inf)
+        with np.errstate(all="ignore"):
+            lo_inf, hi_inf = np.isneginf(a), np.isposinf(b)
+            for mask, kind in ((lo_inf & hi_inf, "all"), (lo_inf & ~hi_inf, "left"),
+                               (~lo_inf & hi_inf, "right"), (~lo_inf & ~hi_inf & (b >= a), "finite")):
+                if not np.any(mask):
+                    continue
+                idx = np.flatnonzero(mask)
+                if kind == "all":  # both tails at the anchor (the anchor's own atom once)
+                    x = anchor[idx]
+                    l_lo, l_hi = tail_bounds(k, x, "left")
+                    above = np.nextafter(x, np.inf) if self.is_finite else x
+                    r_lo, r_hi = tail_bounds(k, above, "right")
+                    sh = k * (above - x)
+                    v_lo, v_hi = np.logaddexp(l_lo, r_lo + sh), np.logaddexp(l_hi, r_hi + sh)
+                elif kind == "left":
+                    x = b[idx]
+                    v_lo, v_hi = tail_bounds(k, x, "left")
+                    sh = k * (x - anchor[idx])
+                    v_lo, v_hi = v_lo + sh, v_hi + sh
+                elif kind == "right":
+                    x = a[idx]
+                    v_lo, v_hi = tail_bounds(k, x, "right")
+                    sh = k * (x - anchor[idx])
+                    v_lo, v_hi = v_lo + sh, v_hi + sh
+                else:
+                    v_lo, v_hi = interval_bounds(k, a[idx], b[idx])  # anchored at b
+                    sh = k * (b[idx] - anchor[idx])
+                    v_lo, v_hi = v_lo + sh, v_hi + sh
+                pad = _rounding_pad(3, sh, np.where(np.isfinite(v_hi), v_hi, 0.0))
+                out_lo[idx] = v_lo - pad
+                out_hi[idx] = v_hi + pad
+        return out_lo.reshape(shape), out_hi.reshape(shape)
+
+    def _interval_bounds(self, k: float, lo, hi):
+        """Enclosure of the tilted mass of finite ``[lo, hi]`` anchored at ``hi``; by default
+        from the tilted tails (the difference that cancels less)."""
+        from .tilted import interval_from_tails
+
+        return interval_from_tails(self.tilted_tail_bounds, k, lo, hi, strict=self.is_finite)
+
+    def _excess_table(self):
+        """The item table (:class:`~garesearch.tilted.ItemTable`) whose excess form serves
+        small tilts (:meth:`tilted_tail_excess`)."""
+        return self._table()
+
+    def _excess_source(self, coarse: bool):
+        """The table whose excess form serves small tilts (a coarser one for estimates where
+        the prior has one)."""
+        if coarse and hasattr(self, "_coarse_table"):
+            return self._coarse_table()
+        return self._excess_table()
+
+    def tilted_tail_excess(self, k: float, x, side: str, _coarse: bool = False):
+        r"""Linear enclosures ``(q_lo, q_hi, m_lo, m_hi)`` of the tilted tail's *excess*
+        :math:`\int_{u \le x} (e^{k(u - x)} - 1)\,dF` (``side="left"``; ``"right"``:
+        :math:`u \ge x`) and of the tail's mass: accurate to a relative rounding error however
+        small ``k`` is (:meth:`garesearch.tilted.ItemTable.tail_excess`)."""
+        return self._excess_source(_coarse).tail_excess(k, x, side)
+
+    def tilted_interval_excess(self, k: float, lo, hi, anchor_right: bool, anchor=None,
+                               _coarse: bool = False):
+        r"""Linear enclosure ``(q_lo, q_hi)`` of :math:`\int_{[lo, hi]} (e^{k(u - x)} - 1)\,dF`
+        with ``x = hi`` (``anchor_right``) or ``lo``, or ``anchor`` beyond that end
+        (:meth:`garesearch.tilted.ItemTable.interval_excess`)."""
+        low, high = self.support
+        lo = np.maximum(np.asarray(lo, dtype=float), low)
+        hi = np.minimum(np.asarray(hi, dtype=float), high)
+        return self._excess_source(_coarse).interval_excess(k, lo, hi, anchor_right, anchor)
+
+    def log_tilted_mass(self, k: float, lo, hi, anchor):
+        r"""An estimate of :math:`\log \int_{lo \le u \le hi} e^{k(u - \text{anchor})} dF(u)`:
+        the middle of :meth:`tilted_mass_bounds` in log scale.
+
+        Examples
+        --------
+        >>> import math
+        >>> got = Uniform(0, 4).log_tilted_mass(1.5, 1.0, 3.0, 2.0)
+        >>> abs(got - math.log((math.exp(1.5) - math.exp(-1.5)) / 1.5 / 4)) < 1e-12
+        True
+        """
+        lo_, hi_ = self.tilted_mass_bounds(k, lo, hi, anchor)
+        out = _middle(lo_, hi_)
+        return float(out) if np.ndim(out) == 0 else out
+
+    def mass_bounds(self, lo, hi):
+        r"""A certified enclosure ``(lo, hi)`` of :math:`\Pr[lo \le X \le hi]` in linear scale
+        (the tilted mass at ``k = 0``).
+
+        Examples
+        --------
+        >>> lo, hi = Uniform(0, 4).mass_bounds(1.0, 2.0)
+        >>> bool(lo <= 0.25 <= hi)
+        True
+        """
+        a, b = self.tilted_mass_bounds(0.0, lo, hi, 0.0)
+        with np.errstate(under="ignore"):
+            return np.exp(a), np.minimum(np.exp(b), 1.0)
 
     def quantile(self, u):
         """Quantile function (used to place the search grid over true values)."""
@@ -334,17 +508,23 @@ class PiecewiseUniform(Prior):
             return 0.0
         return min(max(float(self.cdf(hi) - self.cdf(lo)), 0.0), 1.0)
 
-    def log_tilted_tail(self, k, x, side):
+    def _table(self):
         if not hasattr(self, "_panels"):
-            from .tilted import PanelTable
+            from .tilted import UniformPanels
 
             with np.errstate(divide="ignore"):
-                self._panels = PanelTable(edges=self.edges, log_mass=np.log(self.weights))
-        return self._panels.log_tilted_tail(k, x, side)
+                self._panels = UniformPanels(self.edges, np.log(self.weights))
+        return self._panels
+
+    def tilted_tail_bounds(self, k, x, side):
+        """Closed forms per uniform panel (:class:`~garesearch.tilted.UniformPanels`)."""
+        return self._table().tail(k, x, side)
+
+    def _interval_bounds(self, k, lo, hi):
+        return self._table().interval(k, lo, hi, True)
 
 
-
-
+# ------------------------------------------------------------------------------------------
 class Uniform(PiecewiseUniform):
     r"""Uniform prior on ``[low, high]`` (Sec. 4.1, "Uniform distribution").
 
@@ -441,26 +621,125 @@ class Normal(Prior):
         r"""The paper's :math:`R = 3\sqrt2\sigma` (Sec. 4.1; printed as :math:`\mu + 3\sqrt2\sigma`)."""
         return 3 * math.sqrt(2) * self.sigma
 
-    def log_tilted_tail(self, k, x, side):
+    def tilted_tail_bounds(self, k, x, side):
+        """The closed form (:func:`~garesearch.tilted.normal_log_tilted_tail`) widened by its
+        rounding-error bound."""
+        from .tilted import _normal_tail
+
+        val, pad = _normal_tail(k, x, self.mu, self.sigma, side)
+        return val - pad, val + pad
+
+    def tail(self, side):
+        from .tails import Tail
+
+        if side not in ("left", "right"):
+            raise ParameterError(f"side must be 'left' or 'right'; got {side!r}")
+        return Tail("light", math.inf, math.inf, "normal: hazard grows like |x| / sigma^2")
+
+    #: the tilted masses of intervals come from differences of tilted tails
+    #: (:func:`garesearch.tilted.combine_tails`)
+    tails_only = True
+
+    def _estimate_tail(self, k, x, side):
         from .tilted import normal_log_tilted_tail
 
         return normal_log_tilted_tail(k, x, self.mu, self.sigma, side)
 
+    def hazard(self, x, side):
+        sp = _special()
+        z = (np.asarray(x, dtype=float) - self.mu) / self.sigma
+        zz = z if side == "right" else -z
+        with np.errstate(all="ignore"):
+            h = np.exp(-0.5 * zz * zz - 0.5 * math.log(2 * math.pi) - sp.log_ndtr(-zz)) / self.sigma
+        return h * (1 - 1e-12)
 
+    def _excess_table(self):
+        """CDF panels of this normal (``log_ndtr``), for the excess form at small tilts."""
+        if not hasattr(self, "_panels"):
+            from .tilted import CdfPanels
+
+            sp = _special()
+            mu, s = self.mu, self.sigma
+            far = np.sqrt(2 * np.log(10.0) * np.arange(10.0, 300.0, 0.05))
+            z = np.concatenate([np.linspace(-10.0, 10.0, 2**15 + 1), -far, far])
+            edges = np.concatenate([[-np.inf], np.unique(mu + s * z), [np.inf]])
+            self._panels = CdfPanels(
+                edges, logcdf=lambda x: sp.log_ndtr((np.asarray(x) - mu) / s),
+                logsf=lambda x: sp.log_ndtr((mu - np.asarray(x)) / s),
+                logpdf=lambda x: -0.5 * ((np.asarray(x) - mu) / s) ** 2 - math.log(s * math.sqrt(2 * math.pi)),
+                median=mu, tails=(self.tail("left"), self.tail("right")),
+                curvature=lambda a, b: -np.ones(np.shape(a), dtype=int))  # log-density concave
+        return self._panels
 
 
 # ------------------------------------------------------------------------------------------
+MASS_POWER = 0.1
+
+#: scipy families whose CDF is computed by numerical integration on part of its range
+#: (skewnorm: where it is below 1e-6 and the shape positive)
+_NUMERIC_CDF_FAMILIES = frozenset({"skewnorm_gen"})
+
+
+def cdf_error(dist) -> tuple[float, float]:
+    """The ``(relative, absolute)`` error assumed of a scipy distribution's CDF and survival
+    function values: :data:`garesearch.tilted.LIB_RTOL` and 0 where scipy computes them in
+    closed form; the quadrature's (:data:`garesearch.tilted.NUMERIC_CDF_ERR`, both) where its
+    generic methods or the family integrate numerically; one unit of 1 absolute where the
+    survival function is taken as ``1 - cdf``.  Anything that is not a scipy distribution
+    counts as numerical.
+
+    Examples
+    --------
+    >>> import scipy.stats as st
+    >>> cdf_error(st.norm())[1], cdf_error(st.skewnorm(4))[1] > 0
+    (0.0, True)
+    """
+    import scipy.stats as st
+
+    from .tilted import LIB_RTOL, NUMERIC_CDF_ERR
+
+    gen = getattr(dist, "dist", None)
+    if not isinstance(gen, st.rv_continuous):
+        return NUMERIC_CDF_ERR, NUMERIC_CDF_ERR
+    cls = type(gen)
+    if cls._cdf is st.rv_continuous._cdf or cls.__name__ in _NUMERIC_CDF_FAMILIES:
+        return NUMERIC_CDF_ERR, NUMERIC_CDF_ERR
+    if cls._sf is st.rv_continuous._sf:
+        return LIB_RTOL, 4 * 2.0**-53
+    return LIB_RTOL, 0.0
+
+
 class Continuous(Prior):
     """Any frozen continuous ``scipy.stats`` distribution as a prior ("distributions with a
     well-defined CDF", Sec. 4.1): :math:`g_t(z) = F(t + z) - F(t - z)`.
+
+    Its tilted masses are certified from its CDF (:class:`~garesearch.tilted.CdfPanels`), to
+    second order where the sign of its log-density's curvature is declared for its family
+    (:func:`garesearch.curvature.scipy_curvature`), to first order otherwise.
+    What no finite computation can see, the far tails, is *declared*, not guessed: scipy's
+    named families by a table derived from their formulas (:func:`garesearch.tails.scipy_tail`),
+    any other distribution by ``tail=``; without either, each unbounded end takes the sound
+    default, heavier than every exponential, with a :class:`~garesearch.errors.UndeclaredTailWarning`.
 
     Parameters
     ----------
     dist : scipy.stats frozen distribution
         For example ``scipy.stats.lognorm(0.5, scale=2000)``.
+    tail : optional
+        The decay of the unbounded ends, overriding the table: ``"light"``, ``"heavy"``,
+        ``("exponential", rate)``, a :class:`~garesearch.tails.Tail`, or a dict
+        ``{"left": ..., "right": ...}`` of these (:func:`garesearch.tails.parse_tail`).
+
+    Examples
+    --------
+    >>> import scipy.stats as st
+    >>> Continuous(st.weibull_min(0.95)).tail("right").kind
+    'heavy'
+    >>> Continuous(st.gamma(3, scale=10)).tail_class("right")
+    ('exponential', 0.1)
     """
 
-    def __init__(self, dist: Any):
+    def __init__(self, dist: Any, tail: Any = None):
         import warnings
 
         import scipy.stats
@@ -501,6 +780,49 @@ class Continuous(Prior):
         if math.isfinite(lo) and math.isfinite(hi):
             _check_span(lo, hi, "dist")
         self.dist = dist
+        self._tails = self._declare_tails(tail, lo, hi)
+
+    def _declare_tails(self, tail, lo, hi):
+        import warnings
+
+        from .errors import UndeclaredTailWarning
+        from .tails import Tail, parse_tail, scipy_tail
+
+        out, missing = {}, []
+        for side, end in (("left", lo), ("right", hi)):
+            if math.isfinite(end):
+                out[side] = Tail("bounded", math.inf, math.inf, "a finite end of the support")
+            elif tail is not None:
+                decl = parse_tail(tail, side)
+                if decl.kind == "bounded":
+                    raise ParameterError(f"tail: the {side} end of the support is infinite, not bounded")
+                out[side] = decl
+            else:
+                decl = scipy_tail(self.dist, side)
+                if decl is None:
+                    missing.append(side)
+                    decl = Tail("heavy", 0.0, 0.0, "no declaration: the sound default")
+                out[side] = decl
+        if missing:
+            warnings.warn(
+                f"Continuous({self.dist.dist.name}): the {' and '.join(missing)} tail of this "
+                "distribution is not in garesearch's table of scipy families, so it is taken as "
+                "heavier than every exponential (the sound default: epsilon can then not exceed "
+                "-ln(1 - delta) / r, and a two-sided bound may be infeasible). Declare it with "
+                "Continuous(dist, tail=...): 'light', ('exponential', rate) or 'heavy'",
+                UndeclaredTailWarning, stacklevel=3)
+        return out
+
+    def tail_rates(self) -> tuple[float, float]:
+        """The declared limiting hazard rates ``(right, left)`` of the two ends (``inf`` for a
+        bounded or light end, 0 for a heavy one; :meth:`tail`)."""
+        return self.tail("right").rate, self.tail("left").rate
+
+    def tail(self, side):
+        """The declared :class:`~garesearch.tails.Tail` of one end (class docstring)."""
+        if side not in ("left", "right"):
+            raise ParameterError(f"side must be 'left' or 'right'; got {side!r}")
+        return self._tails[side]
 
     def __repr__(self):
         return f"Continuous({self.dist.dist.name}{tuple(self.dist.args)})"
@@ -523,145 +845,101 @@ class Continuous(Prior):
     def upper_quantile(self, m):
         return self.dist.isf(m)
 
-    def tail_rates(self) -> tuple[float, float]:
-        """Exponential decay rates of the upper and lower tails of the density.
+    #: largest numbers of panels of the certified tables: the fine one that answers
+    #: (:meth:`_table`) and the coarse one the searches estimate with (:meth:`log_tilted_tail`)
+    MAX_PANELS = 2**14
+    COARSE_PANELS = 2**11
 
-        :math:`M(\\epsilon)` is finite only for epsilon below the rate of each unbounded tail.
-        The rate is read off the log-density at two depths of the tail (tail masses 1e-6 to
-        1e-8 and 1e-12 to 1e-14): a rate that falls by more than half between them marks a
-        tail heavier than any exponential (Cauchy, Student t, log-normal), rate 0.
-        ``inf`` for a bounded side.
-        """
-        if not hasattr(self, "_rates"):
-            low, high = self.support
-            rates = []
-            for upper, bounded in ((True, np.isfinite(high)), (False, np.isfinite(low))):
-                if bounded:
-                    rates.append(math.inf)
-                    continue
-                at = (lambda m: float(self.dist.isf(m))) if upper else (lambda m: float(self.dist.ppf(m)))
+    def _table(self):
+        """The certified panel table (:class:`~garesearch.tilted.CdfPanels`), built once
+        (:meth:`_build_table`)."""
+        if not hasattr(self, "_panels"):
+            self._panels = self._build_table(self.MAX_PANELS, 1025)
+        return self._panels
 
-                def rate(m1, m2, at=at):
-                    x1, x2 = at(m1), at(m2)
-                    return max(float(self.dist.logpdf(x1) - self.dist.logpdf(x2)) / abs(x2 - x1), 0.0)
+    def _coarse_table(self):
+        if not hasattr(self, "_coarse"):
+            self._coarse = self._build_table(self.COARSE_PANELS, 257)
+            self._coarse.rough_cuts = True  # estimates only
+        return self._coarse
 
-                shallow, deep = rate(1e-6, 1e-8), rate(1e-12, 1e-14)
-                rates.append(0.0 if deep < 0.5 * shallow else min(shallow, deep))
-            self._rates = tuple(rates)
-        return self._rates
-
-    def tail_class(self, side: str) -> tuple[str, float]:
-        r"""How the density decays toward one end: ``("bounded", inf)``, ``("light", rate)``
-        (faster than every exponential), ``("exponential", lam)`` (like :math:`e^{-\lambda |x|}`)
-        or ``("heavy", 0.0)`` (slower than every exponential: log-normal, Student t, Pareto).
-
-        Read off the slope :math:`\rho` of the log-density at tail masses 1e-20 to 1e-290:
-        :math:`\rho |x|` grows like :math:`|x|^\gamma` with :math:`\gamma = 1` for exponential
-        tails, more for lighter ones and less for heavier ones (0 for power laws, and tending
-        to 0 for the log-normal), estimated from the two deepest points; only
-        :math:`0.9 \le \gamma \le 1.1` counts as exponential, with the rate extrapolated as
-        :math:`\rho \approx \lambda + c/|x|` and capped by the deepest rate (the conservative
-        choice for the bounds that use it: a heavier tail is never taken for a lighter one).
-        """
-        if side not in ("left", "right"):
-            raise ParameterError(f"side must be 'left' or 'right'; got {side!r}")
-        cache = self.__dict__.setdefault("_tail_classes", {})
-        if side in cache:
-            return cache[side]
-        low, high = self.support
-        if (side == "right" and math.isfinite(high)) or (side == "left" and math.isfinite(low)):
-            cache[side] = ("bounded", math.inf)
-            return cache[side]
-        at = self.dist.isf if side == "right" else self.dist.ppf
-        xs, rates = [], []
-        with np.errstate(all="ignore"):
-            for m in (1e-20, 1e-60, 1e-120, 1e-200, 1e-290):
-                x = float(at(m))
-                if not math.isfinite(x) or (xs and x == xs[-1]):
-                    continue
-                h = 1e-6 * max(abs(x), 1.0)
-                slope = float(self.dist.logpdf(x + h) - self.dist.logpdf(x - h)) / (2 * h)
-                rate = -slope if side == "right" else slope
-                if math.isfinite(rate):
-                    xs.append(x)
-                    rates.append(max(rate, 0.0))
-        if len(rates) < 2:
-            cache[side] = ("heavy", 0.0)
-            return cache[side]
-        # rate * |x| grows like |x|^gamma: gamma ~ 1 exponential, > 1 light, < 1 heavy
-        # (power laws: gamma = 0; log-normal: gamma -> 0; Weibull with shape c: gamma = c)
-        med = float(self.dist.median())
-        (x1, r1), (x2, r2) = ((abs(xs[i] - med), rates[i]) for i in (-2, -1))
-        gamma = math.log(max(r2 * x2, 1e-300) / max(r1 * x1, 1e-300)) / math.log(x2 / x1)
-        if gamma > 1.1:
-            cache[side] = ("light", r2)
-        elif gamma < 0.9 or not r2 > 0:
-            cache[side] = ("heavy", 0.0)
-        else:
-            lam = (r2 * x2 - r1 * x1) / (x2 - x1)
-            cache[side] = ("exponential", max(min(lam, r2), 0.0))
-        return cache[side]
-
-    def _panel_table(self):
-        """A :class:`~garesearch.tilted.PanelTable` of this density: edges at tail masses
-        down to 1e-300 (1e-40 on a heavy tail; eight per decade) and 1,024 even steps through
-        the bulk, split until
-        the log-density is linear on each panel to 1e-5 and changes by at most 1; exact masses from the CDF, the
-        log-density linear within each panel; the unbounded ends exponential panels
-        (:meth:`tail_class`)."""
-        from .tilted import PanelTable, log_diff_exp
+    def _build_table(self, max_panels, bulk):
+        """Panels of this distribution: edges at tail masses down to 1e-300 (two per decade),
+        ``bulk`` quantiles and ``bulk`` even steps through the bulk and the breaks of its
+        log-density's curvature, then panels halved, most needed first, until
+        ``max_panels``: where the curvature's sign is known, by the bend of the log-density
+        from its chord at the midpoint (the second-order bounds' error) times the fourth root
+        of the panel's mass; elsewhere (first-order bounds) by mass and width; and wherever
+        the log-density jumps by more than 1/2 or is infinite at one end."""
+        from .curvature import scipy_curvature
+        from .tilted import CdfPanels
 
         d = self.dist
         low, high = self.support
-        def levels(side):
-            # growing tilts reach far into light and exponential tails; over a heavy tail
-            # they diverge, and decaying ones fade within the first 1e-40 of mass
-            deep = 40.0 if self.tail_class(side)[0] == "heavy" else 300.0
-            return 10.0 ** -np.arange(1.0, deep + 0.01, 0.125)
-
+        curv = scipy_curvature(d)
+        levels = 10.0 ** -np.arange(1.0, 300.01, 0.5)
         with np.errstate(all="ignore"):
-            pts = [d.ppf(levels("left")), d.isf(levels("right")),
-                   np.linspace(float(d.ppf(1e-3)), float(d.isf(1e-3)), 1025)]
-            x = np.unique(np.concatenate(pts))
+            q_lo, q_hi = (float(v) for v in d.ppf(np.array([1e-3, 1 - 1e-3])))
+            pts = [np.linspace(q_lo, q_hi, bulk), d.ppf(np.linspace(1e-3, 1 - 1e-3, bulk)),
+                   d.ppf(levels), d.isf(levels)]
+            if curv is not None:  # no panel straddles a change of the log-density's curvature
+                pts.append(np.asarray(curv.breaks, dtype=float))
+            x = np.unique(np.concatenate([np.asarray(v, dtype=float) for v in pts]))
             x = x[np.isfinite(x) & (x > low) & (x < high)]
-            for _ in range(12):
-                # split panels on which the log-density is not linear to 1e-5 (its midpoint
-                # value against the chord) or jumps by more than 1
-                lp = d.logpdf(x)
-                mid = 0.5 * (x[:-1] + x[1:])
-                bend = np.abs(d.logpdf(mid) - 0.5 * (lp[:-1] + lp[1:]))
-                jump = np.abs(np.diff(lp))
-                bad = np.flatnonzero((np.isfinite(bend) & (bend > 1e-5)) | (np.isfinite(jump) & (jump > 1.0)))
-                if bad.size == 0 or x.size > 40_000:
+            width_cap = 4 * (q_hi - q_lo) / max_panels
+            mass_cap = 4.0 / max_panels
+            for _ in range(60):
+                e = np.concatenate([[low], x, [high]])
+                a, b = e[:-1], e[1:]
+                fin = np.isfinite(a) & np.isfinite(b)
+                mid = np.where(fin, 0.5 * (a + b), 0.0)
+                la, lm, lb = d.logpdf(a), d.logpdf(mid), d.logpdf(b)
+                bend = np.abs(lm - 0.5 * (la + lb))
+                jump = np.abs(lb - la)
+                # (a score only: the mass by the density at three points, which neither loses
+                # the far tails' masses nor calls a CDF that may integrate numerically)
+                mass = np.where(fin, (b - a) * (np.exp(la) + 4 * np.exp(lm) + np.exp(lb)) / 6, 0.0)
+                mass = np.where(np.isfinite(mass), mass, 0.0)
+                known = curv.sign(a, b) != 0 if curv is not None else np.zeros(a.shape, dtype=bool)
+                score = np.where(known, np.where(np.isfinite(bend), bend, np.inf) * mass**MASS_POWER,
+                                 np.maximum(mass / mass_cap, (b - a) / width_cap) * 1e-6)
+                score = np.where((np.isfinite(jump) & (jump > 0.5)) | (np.isfinite(la) != np.isfinite(lb)),
+                                 np.inf, score)
+                bad = fin & (score > 1e-14) & ((b - a) > 1e-9 * np.maximum(np.abs(a), np.abs(b)))
+                room = max_panels - x.size
+                if not np.any(bad) or room <= 0:
                     break
-                x = np.unique(np.concatenate([x, mid[bad]]))
-            edges = np.concatenate([[low], x, [high]])
-            edges = edges[np.concatenate([[True], np.diff(edges) > 0])]
-            med = float(d.median())
-            lcdf = d.logcdf(edges)
-            lsf = d.logsf(edges)
-            upper = edges[:-1] >= med
-            log_mass = np.where(upper, log_diff_exp(lsf[:-1], lsf[1:]), log_diff_exp(lcdf[1:], lcdf[:-1]))
-            lp = d.logpdf(edges)
-            beta = np.diff(lp) / np.diff(edges)
-            beta = np.where(np.isfinite(beta), beta, 0.0)
-            if math.isinf(low):
-                kind, lam = self.tail_class("left")
-                beta[0] = {"heavy": 1e-300, "exponential": lam}.get(kind, max(beta[1], lam, 1e-300))
-            if math.isinf(high):
-                kind, lam = self.tail_class("right")
-                beta[-1] = -{"heavy": 1e-300, "exponential": lam}.get(kind, max(-beta[-2], lam, 1e-300))
-        return PanelTable(edges=edges, log_mass=log_mass, beta=beta, logpdf=d.logpdf)
+                new = mid[bad]
+                sc = score[bad]
+                take = min(room, max(new.size // 2, 1))  # the worst half each round
+                new = new[np.argsort(-sc, kind="stable")[:take]]
+                x = np.unique(np.concatenate([x, new]))
+        edges = np.concatenate([[low], x, [high]])
+        return CdfPanels(edges, logcdf=d.logcdf, logsf=d.logsf, logpdf=d.logpdf, cdf=d.cdf, sf=d.sf,
+                         median=float(d.median()), tails=(self._tails["left"], self._tails["right"]),
+                         curvature=None if curv is None else curv.sign, cdf_error=cdf_error(d))
 
-    def log_tilted_tail(self, k, x, side):
-        """Tilted tails (:meth:`Prior.log_tilted_tail`): whole panels of a fine approximation of
-        the density (:meth:`_panel_table`, built once), the panel cut by ``x`` by quadrature of
-        the true density (relative error about 1e-9)."""
-        if not hasattr(self, "_panels"):
-            self._panels = self._panel_table()
-        return self._panels.log_tilted_tail(k, x, side)
+    def _sources(self, coarse):
+        if not coarse:
+            return super()._sources(coarse)
+        t = self._coarse_table()
+        return t.tail, lambda k, lo, hi: t.interval(k, lo, hi, True)
 
+    def hazard(self, x, side):
+        from .tilted import LIB_RTOL
 
+        d = self.dist
+        with np.errstate(all="ignore"):
+            ls = d.logsf(x) if side == "right" else d.logcdf(x)
+            h = np.exp(np.asarray(d.logpdf(x), dtype=float) - np.asarray(ls, dtype=float))
+        return np.where(np.isfinite(h), h * (1 - 8 * LIB_RTOL), 0.0)
+
+    def tilted_tail_bounds(self, k, x, side):
+        """Certified from the CDF panels (:meth:`_table`)."""
+        return self._table().tail(k, x, side)
+
+    def _interval_bounds(self, k, lo, hi):
+        return self._table().interval(k, lo, hi, True)
 
 
 # ------------------------------------------------------------------------------------------
@@ -774,14 +1052,21 @@ class Categorical(Prior):
             return t, t  # X' holds no mass
         return float(inside[0]), float(inside[-1])
 
-    def log_tilted_tail(self, k, x, side):
+    def _table(self):
         self._require_numeric()
         if not hasattr(self, "_panels"):
-            from .tilted import PanelTable
+            from .tilted import AtomTable
 
-            self._panels = PanelTable(atoms=self.points, log_mass=np.log(self.probs))
-        return self._panels.log_tilted_tail(k, x, side)
+            self._panels = AtomTable(self.points, np.log(self.probs))
+        return self._panels
 
+    def tilted_tail_bounds(self, k, x, side):
+        """Exact sums over the atoms (:class:`~garesearch.tilted.AtomTable`), with their
+        rounding-error bounds."""
+        return self._table().tail(k, x, side)
+
+    def _interval_bounds(self, k, lo, hi):
+        return self._table().interval(k, lo, hi, True)
 
     def quantile(self, u):
         self._require_numeric()
