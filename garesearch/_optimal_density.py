@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 from ._optimal_finite import kernel_posterior, side_advantage
-from .priors import Continuous, Normal, Prior
+from .priors import Prior
 
 __all__ = ["S_GRID", "DensityProblem", "kernel_posteriors"]
 
@@ -42,8 +42,8 @@ def kernel_posteriors(prior, eps, lo, hi, c, side):
     col = (lambda v: v[:, None])  # noqa: E731
     with np.errstate(invalid="ignore", over="ignore"):
         # one call per side: the ball's end and the centres together
-        left = prior.log_tilted_tail(k, np.concatenate([lo, c.ravel()]), "left")
-        right = prior.log_tilted_tail(-k, np.concatenate([hi, c.ravel()]), "right")
+        left = prior._estimate_tail(k, np.concatenate([lo, c.ravel()]), "left")
+        right = prior._estimate_tail(-k, np.concatenate([hi, c.ravel()]), "right")
         log_all = np.logaddexp(left[n:], right[n:]).reshape(c.shape)
     return kernel_posterior(k, c - col(lo), col(hi - lo), col(left[:n]), col(right[:n]), log_all)
 
@@ -61,6 +61,17 @@ class DensityProblem:
         # approached from below as the tail's exponential rate falls to 0) covers the rest
         resolved = np.spacing(np.abs(ts)) <= r * 2.0**-26
         self.ts = ts[resolved] if np.any(resolved) else ts
+        # the far tails beyond the scan: each unbounded end's declared tail, with its smallest
+        # hazard rate beyond the scan's outermost ball (garesearch._kernels.far_tail_epsilon)
+        self.ends = {}
+        if math.isinf(self.low):
+            self.ends["left"] = float(self.ts[0])
+        if math.isinf(self.high):
+            self.ends["right"] = float(self.ts[-1])
+        self.rates = {}
+        for side, t_end in self.ends.items():
+            x = t_end + (r if side == "left" else -r)
+            self.rates[side] = float(np.minimum(prior.hazard(x, side), prior.tail(side).rate))
 
     def ball(self, t):
         lo, hi = max(t - self.r, self.low), min(t + self.r, self.high)
@@ -68,14 +79,45 @@ class DensityProblem:
             return None
         return lo, hi, float(self.prior.mass(lo, hi))
 
+    #: below this delta the estimates come from the margins' excess form (the advantage
+    #: ``posterior - p`` would be lost to rounding next to ``p``)
+    SMALL_DELTA = 1e-6
+
     def _eval(self, eps, side, t, s):
-        """Advantage at true values ``t`` (n,) and relative centres ``s`` (n, m)."""
-        lo = np.maximum(t - self.r, self.low)
-        hi = np.minimum(t + self.r, self.high)
-        p = np.asarray(self.prior.mass(lo, hi), dtype=float)
+        """An estimate of the advantage at true values ``t`` (n,) and relative centres ``s``
+        (n, m): the kernels' posteriors on the coarse tables less the prior; for a small
+        ``delta``, ``delta`` plus the middle of the margin's enclosure
+        (:class:`garesearch._kernels.Margins`), which keeps its digits however small
+        ``delta`` is.  Above ``delta`` where the kernel moves the posterior by more."""
+        t = np.asarray(t, dtype=float)
+        if self.delta >= self.SMALL_DELTA:
+            lo = np.maximum(t - self.r, self.low)
+            hi = np.minimum(t + self.r, self.high)
+            p = np.asarray(self.prior.mass(lo, hi), dtype=float)
+            c = lo[:, None] + (hi - lo)[:, None] * s
+            post = kernel_posteriors(self.prior, eps, lo, hi, c, side)
+            adv = side_advantage(post, p[:, None], side, self.delta)
+            # a ball over the whole support leaves nothing for a mechanism to move
+            covers = (lo <= self.low) & (hi >= self.high)
+            return np.where(covers[:, None], -np.inf, adv)
+        from ._kernels import Margins
+
+        if getattr(self, "_margins", None) is None:
+            self._margins = Margins(self.prior, self.r, self.delta, coarse=True)
+        mg = self._margins
+        bl, bh, p_lo, p_hi = mg.ball(t)
+        ok = bh >= bl
+        lo = np.where(ok, bl, t)
+        hi = np.where(ok, bh, t)
         c = lo[:, None] + (hi - lo)[:, None] * s
-        post = kernel_posteriors(self.prior, eps, lo, hi, c, side)
-        return side_advantage(post, p[:, None], side, self.delta)
+        shape = c.shape
+        rep = lambda v: np.broadcast_to(v[:, None], shape).ravel()  # noqa: E731
+        m_lo, m_hi = mg.margin(eps, side, rep(lo), rep(hi), c.ravel(), rep(p_lo), rep(p_hi))
+        with np.errstate(invalid="ignore"):
+            mid = np.where(np.isfinite(m_lo) & np.isfinite(m_hi), 0.5 * (m_lo + m_hi),
+                           np.where(np.isneginf(m_hi), -np.inf, np.maximum(m_lo, -1e300)))
+        out = self.delta + mid.reshape(shape)
+        return np.where(ok[:, None], out, -np.inf)
 
     def grid(self, eps, side, ts):
         """Advantage on the grid of true values ``ts`` and relative centres ``S_GRID``."""
@@ -188,19 +230,9 @@ class DensityProblem:
         if side != "upper":
             return -math.inf, None
         best = (-math.inf, None)
-        for end, name in ((self.low, "left"), (self.high, "right")):
-            if math.isfinite(end):
-                continue
-            if isinstance(self.prior, Normal):
-                kind, lam = "light", math.inf
-            elif isinstance(self.prior, Continuous):
-                kind, lam = self.prior.tail_class(name)
-            else:
-                kind, lam = "heavy", 0.0
-            if kind == "light" or not eps > lam:
-                val = 0.0
-            else:
-                val = -math.expm1(-self.r * (eps - lam) * (eps + lam) / eps)
+        for name, lam in self.rates.items():
+            end = self.low if name == "left" else self.high
+            val = 0.0 if not eps > lam else -math.expm1(-self.r * (eps - lam) * (eps + lam) / eps)
             if val > best[0]:
                 best = (val, end)
         return best

@@ -53,14 +53,42 @@ For an unbounded support the worst case over ``t`` may be approached only as
 the kernel at :math:`c = t + \lambda r / \epsilon` gives, in the limit,
 :math:`U \to 1 - e^{-r(\epsilon^2 - \lambda^2)/\epsilon}` for :math:`\epsilon > \lambda` (0
 otherwise) while :math:`p_t \to 0`: for tails heavier than every exponential
-(:math:`\lambda = 0`) the optimum can never exceed :math:`-\ln(1 - \delta)/r`.  The scan over
-``t`` covers the tails down to masses of 1e-30 and adds this limit
-(:meth:`garesearch.priors.Continuous.tail_class`); normal tails have limit 0.
+(:math:`\lambda = 0`) the optimum can never exceed :math:`-\ln(1 - \delta)/r`.  No sample of a
+density can tell a small rate from a vanishing one, so the tails are *declared*, never fitted:
+:meth:`garesearch.priors.Prior.tail` (scipy's families by a table derived from their formulas,
+:mod:`garesearch.tails`; any other distribution by ``Continuous(dist, tail=...)``, else the
+sound default, heavier than every exponential).  The scan over ``t`` covers the tails down to
+masses of 1e-30 (where float64 still resolves the ball); beyond it the limit is taken with
+:math:`\lambda` the smallest hazard rate the declared tail allows there
+(:func:`garesearch._kernels.far_tail_epsilon`).
 
-The search over true values and kernel centres lives in two private modules, one per kind of
-prior: ``_optimal_finite`` (every atom against every atom of its ball, and the linear program
-:func:`worst_posterior_lp` that checks it) and ``_optimal_density`` (grid, refinement, far
-tails).  This module solves for epsilon and holds the public API.
+What is certified
+-----------------
+The answer is the safe end of a bracket ``[epsilon, epsilon_hi]``:
+
+- every tilted mass is an enclosure (:mod:`garesearch.tilted`): closed forms with bounded
+  rounding for normal, uniform, piecewise-uniform and finite priors; for a scipy prior, panels
+  of its CDF and log-density (second order where its family declares the curvature of its
+  log-density, :mod:`garesearch.curvature`; first order otherwise), assuming scipy's
+  ``cdf`` / ``sf`` / ``logpdf`` accurate to :data:`garesearch.tilted.LIB_RTOL` relative;
+- at every true value examined, a branch and bound over the kernel centres shows every
+  margin at most 0 (:class:`garesearch._kernels.Margins`): for a finite prior every atom,
+  so the answer is proven outright; for a density, the grid through the far tails and the
+  local maxima refined from it (the search over true values is global but not a proof
+  between its points; the tests check it against an independent dense scan);
+- beyond the scan, the far-tail limit of the declared tails;
+- at ``epsilon_hi`` the worst kernel found is shown to move the posterior by more than
+  ``delta`` (or the far-tail limit is reached), so no sound answer lies above it.
+
+Small ``delta`` is kept exact by the excess form of the margins (``log1p`` of the kernels'
+excesses over the masses, :meth:`garesearch._kernels.Margins.margin_excess`); ties between
+equally bad true values go to the larger one (:func:`tie_break`).  Nothing depends on the
+clock: every search runs a fixed schedule.
+
+The search over true values and kernel centres: ``_optimal_density`` (grid, refinement, far
+tails: the estimate) and :mod:`garesearch._kernels` (the proof, and the exact enumeration of a
+finite prior); :func:`worst_posterior_lp` solves the finite problem as a linear program (a
+check).  This module solves for epsilon and holds the public API.
 """
 
 from __future__ import annotations
@@ -73,11 +101,12 @@ import numpy as np
 
 from . import bound
 from ._args import SIDES
+from ._kernels import Margins, Side, certify_density, far_tail_epsilon, logit_bounds, solve_finite
 from ._optimal_density import S_GRID, DensityProblem
 from ._optimal_finite import FiniteProblem, worst_posterior_lp
 from ._univariate import check_common, laplace_scale
 from .errors import InfeasibleError, ParameterError
-from .priors import Categorical, Prior
+from .priors import Categorical, Prior, _middle
 
 __all__ = ["OptimalResult", "epsilon_optimal", "posterior_extremes", "worst_posterior_lp"]
 
@@ -111,6 +140,10 @@ class OptimalResult:
         The posterior that kernel gives :math:`\mathcal B(t, r)` at ``epsilon``.
     far_tail : bool
         Whether the worst case is the limit :math:`t \to \pm\infty`.
+    epsilon_hi : float
+        The bracket's other end: at ``epsilon_hi`` the kernel at ``centre`` is shown to move the
+        posterior by more than ``delta`` (the far-tail limit where ``far_tail``), so the optimum
+        lies in ``[epsilon, epsilon_hi]``.
     """
 
     epsilon: float
@@ -127,6 +160,7 @@ class OptimalResult:
     far_tail: bool = False
     construction: str = "optimal"
     prior: Prior = field(repr=False, default=None)
+    epsilon_hi: float = math.nan
 
     laplace_scale = laplace_scale
 
@@ -157,10 +191,11 @@ def _limit(pb, eps, side, ts):
     return pb.limit(eps, side) if ts is None else (-math.inf, None)
 
 
-def _bracket(g, x0, small, big):
+def _bracket(g, x0, small, big, delta=1.0):
     """A bracket ``(lo, hi)`` of log-epsilon with ``g(lo) <= 0 < g(hi)`` for a
-    non-decreasing ``g``; ``(lo, None)``: ``g <= 0`` until the kernels saturate (no noise
-    needed); ``(None, hi)``: ``g > 0`` down to epsilon * spread = 1e-12."""
+    non-decreasing ``g``; ``(lo, None)``: ``g <= 0`` up to epsilon 1e304 (``g(lo) = -inf``:
+    the side cannot bind at all, no noise needed); ``(None, hi)``: ``g > 0`` down to epsilon
+    * spread = 1e-6 delta (or epsilon 1e-304)."""
     step = math.log(4.0)
     if g(x0) <= 0:
         lo = x0
@@ -168,15 +203,16 @@ def _bracket(g, x0, small, big):
             hi = lo + step
             if g(hi) > 0:
                 return lo, hi
-            if math.exp(hi) * small > 2e3 or hi > 700:
-                return hi, None
+            if hi > 700:
+                return lo, None
             lo = hi
     hi = x0
+    floor = max(-700.0, math.log(1e-6 * delta / big)) if big > 0 else -700.0
     while True:
         lo = hi - step
         if g(lo) <= 0:
             return lo, hi
-        if lo < -700 or math.exp(lo) * big < 1e-12:
+        if lo < floor:
             return None, lo
         hi = lo
 
@@ -218,6 +254,8 @@ def _secant(g, x, lo=-math.inf, hi=math.inf, rtol=1e-15, sound=True, reach=1e-6)
         secant = prev is not None and gx != prev[1] and x != prev[0]
         if secant:
             step = -gx * (x - prev[0]) / (gx - prev[1])
+        elif math.isfinite(lo) and math.isfinite(hi):  # a flat stretch (or a jump): bisect
+            step = 0.5 * (lo + hi) - x
         else:
             step = reach if gx <= 0 else -reach
         if not sound and secant and abs(step) <= tol:
@@ -237,49 +275,18 @@ def _secant(g, x, lo=-math.inf, hi=math.inf, rtol=1e-15, sound=True, reach=1e-6)
 
 
 def _solve(pb, delta, side, ts):
-    """Largest epsilon with the side's worst advantage <= delta: ``(eps, t, c, value)``.
+    """An estimate of the side's epsilon for a prior with a density: ``(eps, t, c, value)``
+    (the proof follows in :func:`garesearch._kernels.certify_density`).
 
-    Finite priors: exact enumeration of every (t, c) at each epsilon.  Densities: the root
-    of the grid's maximum first, then secant steps on the refined maxima of the best grid
-    points (warm-started across epsilons), checked
-    against the whole grid at the final epsilon (a better region found there joins the
-    candidates).
+    The root of the grid's largest margin first (on the coarse tables,
+    :class:`garesearch._optimal_density.DensityProblem`), then secant steps on the refined
+    maxima of the best grid points (warm-started across epsilons), checked against the whole
+    grid at the final epsilon (a better region found there joins the candidates).
     """
     small, big = pb.spread()
     # a first guess: the far-tail limit of a flat prior, epsilon r = -ln(1 - delta)
     x0 = math.log(-math.log1p(-delta) / pb.r) if pb.r > 0 else math.log(1.0 / big)
     limit = (lambda e: _limit(pb, e, side, ts)[0])  # noqa: E731
-    if isinstance(pb, FiniteProblem):
-        def g(x):
-            return max(pb.scan(math.exp(x), side, ts)[0], limit(math.exp(x))) - delta
-
-        lo, hi = _bracket(g, x0, small, big)
-        if hi is None:
-            return math.inf, None, None, None
-        if lo is None:
-            val, t, c = pb.scan(math.exp(hi), side, ts)
-            return 0.0, t, c, val
-
-        # every true value until the root is known to 1e-3, then only the 64 true values
-        # closest to binding (checked against every value at the end)
-        x = _secant(g, 0.5 * (lo + hi), lo, hi, rtol=1e-3, sound=False)
-        tv, adv, _ = pb.per_t(math.exp(x), side, ts)
-        order = np.argsort(adv)[::-1]
-        keep = 64
-        for _ in range(20):
-            sub = np.sort(np.asarray(tv)[order[:keep]])
-
-            def g_sub(x, sub=sub):
-                return pb.scan(math.exp(x), side, sub)[0] - delta
-
-            lo2, hi2 = _bracket_near(g_sub, x)
-            x = _secant(g_sub, x, lo2, hi2)
-            val, t, c = pb.scan(math.exp(x), side, ts)
-            if val <= delta:
-                return math.exp(x), t, c, val
-            keep *= 4
-        raise RuntimeError("the search over true values did not settle")  # pragma: no cover
-
     grid_ts = pb.ts if ts is None else ts
     t_range = (float(grid_ts[0]), float(grid_ts[-1]))
 
@@ -287,9 +294,11 @@ def _solve(pb, delta, side, ts):
         e = math.exp(x)
         return max(float(np.max(pb.grid(e, side, grid_ts))), limit(e)) - delta
 
-    lo, hi = _bracket(g_grid, x0, small, big)
+    lo, hi = _bracket(g_grid, x0, small, big, delta)
     if hi is None:
-        return math.inf, None, None, None
+        if g_grid(lo) == -math.inf:  # no true value can bind: no noise needed
+            return math.inf, None, None, None
+        hi = lo + math.log(4.0)  # not reached below 1e304: the estimate stays there
     if lo is None:
         e = math.exp(hi)
         adv = pb.grid(e, side, grid_ts)
@@ -305,7 +314,7 @@ def _solve(pb, delta, side, ts):
         e = math.exp(x)
         if every or lead[0] is None:
             vals = [pb.climb(e, side, c, t_range) for c in cands]
-            k = int(np.argmax(vals))
+            k = tie_break(vals, [c[0] for c in cands], delta)
             lead[0] = k
         else:
             k = lead[0]
@@ -315,7 +324,8 @@ def _solve(pb, delta, side, ts):
 
     lead = [None]  # None: the next call climbs every candidate
     for _ in range(5):
-        x = _secant(lambda x: local(x, every=False)[0] - delta, x)
+        # an estimate (the proof follows in garesearch._kernels): 1e-10 is enough
+        x = _secant(lambda x: local(x, every=False)[0] - delta, x, rtol=1e-10)
         previous = lead[0]
         if local(x)[0] > delta and lead[0] != previous:
             continue  # another candidate leads at this epsilon: its root
@@ -325,15 +335,35 @@ def _solve(pb, delta, side, ts):
         cands.extend(pb.candidates(adv, grid_ts, count=1))
         lead[0] = None
     val, cand = local(x)
-    step = 1e-15 * max(abs(x), 1.0)
-    while val > delta:  # the climbs moved on since: step to the sound side again
-        x -= step
-        step *= 2
-        val, cand = local(x)
+    pb.seen = [c[0] for c in cands]  # the refined true values (certified along with the grid)
+    pb.cands = [list(c) for c in cands]
     e = math.exp(x)
     if cand is None:
         return e, _limit(pb, e, side, ts)[1], None, val
     return e, cand[0], pb.centre(cand[0], cand[1]), val
+
+
+#: true values whose worst advantages (or margins) agree to this times ``delta`` are tied;
+#: see :func:`tie_break`
+TIE_RTOL = 1e-9
+
+
+def tie_break(values, ts, delta: float) -> int:
+    """Index of the worst true value: the largest value, and among the values within
+    :data:`TIE_RTOL` ``* delta`` of it (ties such as the mirror images of a symmetric prior,
+    which rounding would otherwise decide) the largest true value.
+
+    Examples
+    --------
+    >>> tie_break([0.1, 0.1 - 1e-12, 0.05], [-1.0, 1.0, 3.0], delta=0.1)
+    1
+    """
+    v = np.asarray(values, dtype=float)
+    top = float(np.max(v))
+    if not math.isfinite(top):
+        return int(np.argmax(v))
+    tied = np.flatnonzero(v >= top - TIE_RTOL * delta)
+    return int(tied[np.argmax(np.asarray(ts, dtype=float)[tied])])
 
 
 def _discrete(prior, r, delta, t, sides):
@@ -364,6 +394,92 @@ def _discrete(prior, r, delta, t, sides):
     )
 
 
+def _kernel_posterior(mg, side, t, c, eps):
+    """The binding kernel's posterior of the ball (the middle of its enclosure)."""
+    bl, bh, _, _ = mg.ball(np.array([float(t)]))
+    il, ir, ol, orr = mg.parts(eps, side, bl, bh, np.array([float(c)]))
+    with np.errstate(all="ignore"):
+        a = np.logaddexp(_middle(*il), _middle(*ir))
+        o = np.logaddexp(_middle(*ol), _middle(*orr))
+        return float(1.0 / (1.0 + np.exp(o - a))[0])
+
+
+def _largest_ball(mg, grid):
+    """The true value whose ball holds the most prior mass, and (the upper end of) that
+    mass: the grid's best three polished by a bounded Brent search between their neighbours
+    (the mass of :math:`[t - r, t + r]` is smooth in ``t``)."""
+    from scipy.optimize import minimize_scalar
+
+    grid = np.asarray(grid, dtype=float)
+    _, _, _, p_hi = mg.ball(grid)
+    best = (float(grid[int(np.argmax(p_hi))]), float(np.max(p_hi)))
+    for i in np.argsort(-p_hi, kind="stable")[:3]:
+        a, b = float(grid[max(i - 1, 0)]), float(grid[min(i + 1, grid.size - 1)])
+        if not b > a:
+            continue
+
+        def neg(t):
+            _, _, lo, hi = mg.ball(np.array([float(t)]))
+            return -0.5 * (float(lo[0]) + float(hi[0]))
+
+        res = minimize_scalar(neg, bounds=(a, b), method="bounded",
+                              options=dict(xatol=1e-12 * max(1.0, abs(float(grid[i]))), maxiter=80))
+        t = float(res.x)
+        hi = float(mg.ball(np.array([t]))[3][0])
+        if hi > best[1]:
+            best = (t, hi)
+    return best
+
+
+def _certified_side(prior, pb, mg, side, ts):
+    """One side's certified bracket (:mod:`garesearch._kernels`): exact enumeration for a
+    finite prior; for a density the estimate of :func:`_solve` (grid, refinement, far-tail
+    limit), then the proof at every true value it examined."""
+    small, big = pb.spread()
+    delta = mg.delta
+    if isinstance(pb, FiniteProblem):
+        x0 = math.log(-math.log1p(-delta) / pb.r) if pb.r > 0 else math.log(max(delta, 1e-300) / big)
+        return solve_finite(mg, side, pb.x if ts is None else ts, x0, (small, big))
+    if side == "lower" and ts is None:
+        heavy = [s for s in ("left", "right") if prior.tail(s).kind == "heavy"]
+        if heavy:
+            # the inverted kernel's integral over a tail heavier than every exponential
+            # diverges at every epsilon > 0: the posterior of a bounded ball is pushed to 0,
+            # so any true value whose ball holds more than delta breaks the lower side
+            t_max, p_max = _largest_ball(mg, pb.ts)
+            if p_max > delta:
+                return Side(0.0, 0.0, t_max, None, far=True)
+    e, t_est, c_est, _ = _solve(pb, delta, side, ts)
+    if math.isinf(e):
+        return Side(math.inf, math.inf)
+    grid = pb.ts if ts is None else ts
+    seen = [v for v in getattr(pb, "seen", []) if math.isfinite(v)] if ts is None else []
+    far = (math.inf, None)
+    if side == "upper" and ts is None:
+        far = far_tail_epsilon(prior, pb.r, delta, pb.ends)[:2]
+    if t_est is None or not math.isfinite(t_est):  # the far-tail limit binds the estimate
+        adv = pb.grid(e, side, grid)
+        i, j = np.unravel_index(int(np.argmax(adv)), adv.shape)
+        t_est, c_est = float(grid[i]), pb.centre(float(grid[i]), float(S_GRID[j]))
+    if not e > 0:
+        e = math.exp(-700.0)
+    ts_all = np.concatenate([np.asarray(grid, dtype=float), seen])
+    # each true value's likely worst centre, from the estimate at e (hints for the proof)
+    adv = pb.grid(e, side, ts_all)
+    j = np.argmax(adv, axis=1)
+    lo_b = np.maximum(ts_all - pb.r, pb.low)
+    hi_b = np.minimum(ts_all + pb.r, pb.high)
+    hints = lo_b + (hi_b - lo_b) * S_GRID[j]
+    for v in getattr(pb, "cands", []):  # the climbed candidates know their centres better
+        k = np.flatnonzero(ts_all == v[0])
+        hints[k] = pb.centre(v[0], v[1])
+    out = certify_density(mg, side, ts_all, (t_est, c_est), e, far, hints=hints,
+                          polish=hasattr(prior, "_coarse_table"))
+    if out.far:
+        out.value = far_tail_epsilon(prior, pb.r, delta, pb.ends)[2]
+    return out
+
+
 def posterior_extremes(prior: Prior, *, t: float, r: float, epsilon: float) -> dict:
     r"""The worst posteriors of :math:`\mathcal B(t, r)` over every epsilon-DP mechanism and
     output (Def. 7; the optimum is beyond the paper), with the kernels that attain them.
@@ -373,8 +489,11 @@ def posterior_extremes(prior: Prior, *, t: float, r: float, epsilon: float) -> d
     dict
         ``p`` (prior mass of the ball), ``upper`` (:math:`U`), ``upper_centre`` (``c`` of the
         Laplace kernel attaining it), ``lower`` (:math:`V`), ``lower_centre`` (``c`` of the
-        inverted kernel).  Each posterior is one minus a ratio of kernel masses, exact to about
-        1e-15 times :math:`\max(1, \epsilon \cdot \text{distance})` (absolute).
+        inverted kernel), and ``upper_interval`` / ``lower_interval``: certified enclosures of
+        :math:`U` and :math:`V` (branch and bound over the centres on the prior's certified
+        tilted masses, :mod:`garesearch._kernels`).  ``upper`` and ``lower`` are the kernels'
+        posteriors at their centres (the middles of their enclosures): exact to about 1e-13 for
+        closed-form priors, to the width of the intervals otherwise.
 
     Examples
     --------
@@ -382,25 +501,53 @@ def posterior_extremes(prior: Prior, *, t: float, r: float, epsilon: float) -> d
     >>> ext = posterior_extremes(Normal(0, 1), t=0.0, r=0.5, epsilon=1.0)
     >>> round(ext["upper"], 4), round(ext["upper_centre"], 4), round(ext["p"], 4)
     (0.5789, 0.0, 0.3829)
+    >>> lo, hi = ext["upper_interval"]
+    >>> bool(lo <= ext["upper"] <= hi and hi - lo < 1e-10)
+    True
     """
     check_common(prior, r, 0.5, "both")
     if isinstance(prior, Categorical) and prior.metric == "discrete":
         p = prior.probability(t)
         e = math.exp(float(epsilon))
-        return dict(p=p, upper=p * e / (p * e + 1 - p), upper_centre=None,
-                    lower=p / (p + (1 - p) * e), lower_centre=None)
+        up, dn = p * e / (p * e + 1 - p), p / (p + (1 - p) * e)
+        return dict(p=p, upper=up, upper_centre=None, lower=dn, lower_centre=None,
+                    upper_interval=(up, up), lower_interval=(dn, dn))
     if not (isinstance(epsilon, (int, float, np.integer, np.floating)) and 0 < epsilon < math.inf):
         raise ParameterError(f"epsilon must be a finite number > 0; got {epsilon!r}")
     pb = _problem(prior, r, 0.0)
     ball = pb.ball(float(t))
     if ball is None:  # no mass within r of t: its posterior is 0 whatever the output
-        return dict(p=0.0, upper=0.0, upper_centre=None, lower=0.0, lower_centre=None)
+        return dict(p=0.0, upper=0.0, upper_centre=None, lower=0.0, lower_centre=None,
+                    upper_interval=(0.0, 0.0), lower_interval=(0.0, 0.0))
+    mg = Margins(prior, float(r), 0.0)
+    mg.small = False
+    eps = float(epsilon)
+    bl, bh, p_lo, p_hi = mg.ball(np.array([float(t)]))
     out = {"p": ball[2]}
     for side in ("upper", "lower"):
-        val, _, c = pb.scan(float(epsilon), side, np.array([float(t)]))
-        post = ball[2] + val if side == "upper" else ball[2] - val
-        out[side], out[f"{side}_centre"] = float(post), (None if c is None else float(c))
+        res = mg.sup_over_centres(eps, side, bl, bh, p_lo, p_hi, threshold=-np.inf, tol=1e-13,
+                                  max_rounds=50, max_intervals=256)
+        c = float(res["centre"][0])
+        post = _kernel_posterior(mg, side, float(t), c, eps)
+        # the margin is logit(p) -/+ logit(posterior): its enclosure gives the posterior's
+        lg_lo, lg_hi = logit_bounds(p_lo, p_hi)
+        with np.errstate(invalid="ignore"):
+            if side == "upper":
+                ends = (float(res["lower"][0] + lg_lo[0]), float(res["upper"][0] + lg_hi[0]))
+            else:
+                ends = (float(lg_lo[0] - res["upper"][0]), float(lg_hi[0] - res["lower"][0]))
+        # (a ball whose mass underflows leaves logit(p) infinite: the enclosure is then only
+        # what a posterior always satisfies)
+        bounds = (_expit(ends[0]) if not math.isnan(ends[0]) else 0.0,
+                  _expit(ends[1]) if not math.isnan(ends[1]) else 1.0)
+        out[side], out[f"{side}_centre"], out[f"{side}_interval"] = post, c, bounds
     return out
+
+
+def _expit(x: float) -> float:
+    if x >= 0:
+        return 1.0 / (1.0 + math.exp(-x))
+    return math.exp(x) / (1.0 + math.exp(x))
 
 
 def epsilon_optimal(
@@ -475,47 +622,48 @@ def epsilon_optimal(
             return OptimalResult(
                 epsilon=math.inf, t=float(t), r=r, delta=delta, p=0.0, binding="none",
                 epsilon_upper=math.inf, epsilon_lower=math.inf, centre=None, posterior=None,
-                sides=sides, prior=prior,
+                sides=sides, prior=prior, epsilon_hi=math.inf,
             )
         ts = np.array([float(t)])
+    mg = Margins(prior, r, delta)
     found = {}
     for side in ("upper", "lower"):
-        if sides in (side, "both"):
-            found[side] = _solve(pb, delta, side, ts)
-        else:
-            found[side] = (math.inf, None, None, None)
-    e_up, e_low = found["upper"][0], found["lower"][0]
-    eps = min(e_up, e_low)
+        found[side] = _certified_side(prior, pb, mg, side, ts) if sides in (side, "both") else Side(math.inf, math.inf)
+    up, low = found["upper"], found["lower"]
+    eps = min(up.lo, low.lo)
     if math.isinf(eps):
         t0 = float(t) if t is not None else None
         ball = pb.ball(t0) if t0 is not None else None
         return OptimalResult(
             epsilon=math.inf, t=t0, r=r, delta=delta, p=ball[2] if ball else math.nan,
-            binding="none", epsilon_upper=e_up, epsilon_lower=e_low, centre=None,
-            posterior=None, sides=sides, prior=prior,
+            binding="none", epsilon_upper=up.lo, epsilon_lower=low.lo, centre=None,
+            posterior=None, sides=sides, prior=prior, epsilon_hi=math.inf,
         )
-    binding = "upper" if e_up <= e_low else "lower"
-    _, tw, cw, val = found[binding]
+    binding = "upper" if up.lo <= low.lo else "lower"
+    side = found[binding]
+    tw, cw = side.t, side.c
+    e_hi = min(up.hi, low.hi)
     if not eps > 0:
         raise InfeasibleError(
             f"no epsilon > 0 keeps the advantage within delta={delta} at t={tw!r}: the {binding} "
             "side cannot be met"
             + (
-                " (the prior's tails are heavier than every exponential, so an inverted kernel "
+                " (a tail of the prior is heavier than every exponential, so an inverted kernel "
                 "pushes the posterior of the ball to 0; use sides='upper', or a delta at least "
                 "the largest ball mass)"
-                if binding == "lower"
+                if binding == "lower" and side.far
                 else ""
             )
         )
-    far = tw is not None and math.isinf(tw)
+    far = side.far
     if far:
         p = 0.0
-        post = val
+        post = -math.expm1(-r * (eps - side.value) * (eps + side.value) / eps) if eps > side.value else 0.0
     else:
         p = pb.ball(tw)[2]
-        post = p + val if binding == "upper" else p - val
+        post = _kernel_posterior(mg, binding, tw, cw, eps)
     return OptimalResult(
-        epsilon=eps, t=tw, r=r, delta=delta, p=p, binding=binding, epsilon_upper=e_up,
-        epsilon_lower=e_low, centre=cw, posterior=post, sides=sides, far_tail=far, prior=prior,
+        epsilon=eps, t=tw, r=r, delta=delta, p=p, binding=binding, epsilon_upper=up.lo,
+        epsilon_lower=low.lo, centre=cw, posterior=post, sides=sides, far_tail=far, prior=prior,
+        epsilon_hi=e_hi,
     )

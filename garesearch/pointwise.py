@@ -74,11 +74,12 @@ from typing import Any
 
 import numpy as np
 
-from ._roots import narrow_bracket
+from ._kernels import _root_sound
 from ._univariate import check_common, laplace_scale
 from .errors import InfeasibleError, ParameterError
-from .optimal import epsilon_optimal
-from .priors import Categorical, Continuous, Normal, Prior
+from .optimal import epsilon_optimal, tie_break
+from .priors import Categorical, Prior
+from .tilted import rounding_pad
 
 __all__ = ["PointwiseResult", "epsilon_pointwise", "log_tilted_interval", "pointwise_ratios"]
 
@@ -112,16 +113,101 @@ def log_tilted_interval(prior: Prior, k: float, lo: float, hi: float, c: float) 
     return float(prior.log_tilted_mass(k, lo, hi, c))
 
 
-def _log_ratio(prior: Prior, eps: float, lo, hi, side: str, strict: bool):
+def _log_ratio(prior: Prior, eps: float, lo, hi, side: str, strict: bool, bounds: bool = False):
     r""":math:`\ln J(\epsilon)` (``side="upper"``) or :math:`\ln I(\epsilon)` (``"lower"``) for the
-    balls ``[lo, hi]`` (arrays; ``lo``, ``hi`` the ends of :math:`X'` in the support)."""
+    balls ``[lo, hi]`` (arrays; ``lo``, ``hi`` the ends of :math:`X'` in the support): an
+    estimate, or with ``bounds`` its certified enclosure ``(lo, hi)`` from the prior's tilted
+    masses (:meth:`~garesearch.priors.Prior.tilted_tail_bounds`)."""
     k = eps if side == "upper" else -eps
     above = np.nextafter(hi, np.inf) if strict else hi
     below = np.nextafter(lo, -np.inf) if strict else lo
     with np.errstate(all="ignore"):
-        right = prior.log_tilted_tail(-k, above, "right") - prior.log_tilted_mass(-k, lo, hi, hi)
-        left = prior.log_tilted_tail(k, below, "left") - prior.log_tilted_mass(k, lo, hi, lo)
-        return np.logaddexp(right, left)
+        if not bounds:
+            right = prior._estimate_tail(-k, above, "right") - prior._estimate_mass(-k, lo, hi, hi)
+            left = prior._estimate_tail(k, below, "left") - prior._estimate_mass(k, lo, hi, lo)
+            return np.logaddexp(right, left)
+        rt = prior.tilted_tail_bounds(-k, above, "right")
+        lt = prior.tilted_tail_bounds(k, below, "left")
+        ah = prior.tilted_mass_bounds(-k, lo, hi, hi)
+        al = prior.tilted_mass_bounds(k, lo, hi, lo)
+        # the tails are anchored at the points just beyond the ball: move them to its ends
+        sr, sl = -k * (above - hi), k * (below - lo)
+        pad = rounding_pad(3, sr, sl)
+        j_lo = np.logaddexp(rt[0] + sr - ah[1], lt[0] + sl - al[1]) - pad
+        j_hi = np.logaddexp(rt[1] + sr - ah[0], lt[1] + sl - al[0]) + pad
+        j_lo = np.where(np.isnan(j_lo), -np.inf, j_lo - rounding_pad(4, j_lo))
+        j_hi = np.where(np.isnan(j_hi), np.inf, j_hi + rounding_pad(4, j_hi))
+    return j_lo, j_hi
+
+
+def _excess_ratio(prior: Prior, eps: float, lo, hi, side: str, strict: bool, p_lo, p_hi):
+    r"""Enclosure of :math:`\ln(pJ/(1-p))` (``side="upper"``; :math:`\ln(pI/(1-p))` for
+    ``"lower"``) from the tilted masses' excesses, accurate however small epsilon is: with
+    :math:`Q^{out}_s = \int_{s} (e^{\mp\epsilon d(u, X')} - 1) dF` over each side ``s`` of
+    :math:`X'`, :math:`F_s` its mass and :math:`Q^{in}_s` the ball's excess toward that side,
+    :math:`pJ/(1-p) - 1 = \sum_s (p Q^{out}_s - F_s Q^{in}_s) / (A_s (1-p))`, a sum of terms of
+    one sign (:math:`A_s = p + Q^{in}_s`)."""
+    from .tilted import _shift_excess
+
+    k = eps if side == "upper" else -eps
+    above = np.nextafter(hi, np.inf) if strict else hi
+    below = np.nextafter(lo, -np.inf) if strict else lo
+    with np.errstate(all="ignore"):
+        qr = _shift_excess(-k * (above - hi), *prior.tilted_tail_excess(-k, above, "right"))
+        ql = _shift_excess(k * (below - lo), *prior.tilted_tail_excess(k, below, "left"))
+        in_r = prior.tilted_interval_excess(-k, lo, hi, True)
+        in_l = prior.tilted_interval_excess(k, lo, hi, False)
+        q_lo = qr[2] + ql[2]
+        q_hi = qr[3] + ql[3]
+        e_lo = 0.0
+        e_hi = 0.0
+        for out, f_lo, f_hi, qin in ((qr, qr[2], qr[3], in_r), (ql, ql[2], ql[3], in_l)):
+            n_lo = np.minimum(p_lo * out[0], p_hi * out[0]) - np.maximum(f_lo * qin[1], f_hi * qin[1])
+            n_hi = np.maximum(p_lo * out[1], p_hi * out[1]) - np.minimum(f_lo * qin[0], f_hi * qin[0])
+            d_lo = (p_lo + qin[0]) * q_lo
+            d_hi = (p_hi + qin[1]) * q_hi
+            e_lo = e_lo + np.minimum(n_lo / d_lo, n_lo / d_hi)
+            e_hi = e_hi + np.maximum(n_hi / d_lo, n_hi / d_hi)
+        x_lo = np.log1p(e_lo)
+        x_hi = np.log1p(e_hi)
+        x_lo = np.where(np.isnan(x_lo), -np.inf, x_lo - 32 * 2.0**-53 * np.abs(x_lo))
+        x_hi = np.where(np.isnan(x_hi), np.inf, x_hi + 32 * 2.0**-53 * np.abs(x_hi))
+    return x_lo, x_hi
+
+
+def _f_bounds(prior, eps, side, lo, hi, p_lo, p_hi, delta, strict, small):
+    r"""Enclosure ``(lo, hi)`` of :math:`F_t` (module docstring) for balls ``[lo, hi]`` with
+    masses in ``[p_lo, p_hi]``: from the log ratio, and for small ``delta`` also from the
+    excesses (:func:`_excess_ratio`), the two intersected."""
+    d = delta
+    j_lo, j_hi = _log_ratio(prior, eps, lo, hi, side, strict, bounds=True)
+    with np.errstate(all="ignore"):
+        lp_lo, lp_hi = np.log(p_lo), np.log(p_hi)
+        lq_lo, lq_hi = np.log1p(-p_hi), np.log1p(-p_lo)
+        if side == "upper":
+            # F = log((1 - p - d) / (p + d)) - log J: decreasing in p
+            f_hi = np.log1p(-(p_lo + d)) - np.log(p_lo + d) - j_lo
+            f_lo = np.log1p(-(p_hi + d)) - np.log(p_hi + d) - j_hi
+            tau_lo = np.log1p(d / p_hi) - np.log1p(-d / (1 - p_hi))
+            tau_hi = np.log1p(d / p_lo) - np.log1p(-d / (1 - p_lo))
+        else:
+            # F = log I - log((1 - p + d) / (p - d)): increasing in p
+            f_hi = j_hi - np.log1p(-(p_hi - d)) + np.log(p_hi - d)
+            f_lo = j_lo - np.log1p(-(p_lo - d)) + np.log(p_lo - d)
+            tau_lo = -np.log1p(-d / p_hi) + np.log1p(d / (1 - p_hi))
+            tau_hi = -np.log1p(-d / p_lo) + np.log1p(d / (1 - p_lo))
+        f_hi = f_hi + rounding_pad(6, f_hi, lp_lo, lp_hi, lq_lo, lq_hi)
+        f_lo = f_lo - rounding_pad(6, f_lo, lp_lo, lp_hi, lq_lo, lq_hi)
+        if small:
+            x_lo, x_hi = _excess_ratio(prior, eps, lo, hi, side, strict, p_lo, p_hi)
+            pad = 8 * 2.0**-53
+            if side == "upper":  # F = -log(pJ / (1 - p)) - tau
+                g_hi, g_lo = -x_lo - tau_lo * (1 - pad), -x_hi - tau_hi * (1 + pad)
+            else:  # F = log(pI / (1 - p)) - tau
+                g_hi, g_lo = x_hi - tau_lo * (1 - pad), x_lo - tau_hi * (1 + pad)
+            f_hi = np.minimum(f_hi, np.where(np.isnan(g_hi), np.inf, g_hi))
+            f_lo = np.maximum(f_lo, np.where(np.isnan(g_lo), -np.inf, g_lo))
+    return np.where(np.isnan(f_lo), -np.inf, f_lo), np.where(np.isnan(f_hi), np.inf, f_hi)
 
 
 def pointwise_ratios(prior: Prior, t: float, r: float, epsilon: float) -> tuple[float, float]:
@@ -167,6 +253,7 @@ class PointwiseResult:
     binding: str
     prior: Prior = field(repr=False)
     far_tail: bool = False
+    far_rate: float = math.nan
 
     laplace_scale = laplace_scale
 
@@ -176,28 +263,18 @@ class PointwiseResult:
         if math.isinf(self.epsilon):
             return 1.0
         if self.far_tail:
-            return 1.0 / (1.0 + math.exp(_limit_log_j(self.prior, self.r, self.epsilon, self.t)))
+            return 1.0 / (1.0 + math.exp(_limit_log_j(self.far_rate, self.r, self.epsilon)))
         return 1.0 / (1.0 + pointwise_ratios(self.prior, self.t, self.r, self.epsilon)[0])
 
 
-def _tail_rate(prior: Prior, end: float) -> float:
-    """Local decay rate ``lambda`` of the density toward an unbounded end (``inf``: lighter
-    than every exponential, so no far-tail limit)."""
-    if isinstance(prior, Continuous):
-        kind, lam = prior.tail_class("right" if end > 0 else "left")
-        return math.inf if kind == "light" else (0.0 if kind == "heavy" else float(lam))
-    if isinstance(prior, Normal):
-        return math.inf
-    return 0.0  # an unknown unbounded prior: the heaviest case is the sound one
-
-
-def _limit_log_j(prior: Prior, r: float, eps: float, end: float) -> float:
-    r""":math:`\ln J_\infty(\epsilon)` at the unbounded end ``end`` (module docstring)."""
-    lam = _tail_rate(prior, end)
+def _limit_log_j(lam: float, r: float, eps: float) -> float:
+    r""":math:`\ln J_\infty(\epsilon)` of a tail whose hazard rate is at least ``lam`` (module
+    docstring), rounded down (its exponentials and logs cost a few units in the last place)."""
     if not eps > lam:
         return math.inf
     a, b = 2 * r * (eps + lam), 2 * r * (eps - lam)
-    return float(np.logaddexp(-_log_expm1(a), -_log_expm1(b)))
+    val = float(np.logaddexp(-_log_expm1(a), -_log_expm1(b)))
+    return val - 16 * 2.0**-53 * (1 + abs(val) + a)
 
 
 class _Scan:
@@ -210,6 +287,26 @@ class _Scan:
         self.ends = [e for e in (self.low, self.high) if limit and math.isinf(e)]
         self.ts = np.asarray(ts, dtype=float)
         self.lo, self.hi, self.p = self.balls(self.ts)
+        self.p_lo, self.p_hi = self.mass_bounds(self.lo, self.hi, self.p)
+        self.small = delta < 1e-4
+        # the far tails: each unbounded end's declared tail with its smallest hazard rate
+        # beyond the scan's outermost ball (the same floor as the optimum's far-tail limit)
+        self.rates = {}
+        for end in self.ends:
+            side = "left" if end < 0 else "right"
+            t_end = float(self.ts[0] if side == "left" else self.ts[-1])
+            x = t_end + (r if side == "left" else -r)
+            self.rates[end] = float(np.minimum(prior.hazard(x, side), prior.tail(side).rate))
+
+    def mass_bounds(self, lo, hi, p):
+        """Enclosure of the balls' masses (0 where a ball is empty)."""
+        ok = ~np.isnan(lo)
+        if self.finite:  # sums of the atoms' probabilities: a relative rounding error
+            n = float(self.prior.points.size)
+            return p * (1 - 4 * n * 2.0**-53), np.minimum(p * (1 + 4 * n * 2.0**-53), 1.0)
+        with np.errstate(all="ignore"):
+            m_lo, m_hi = self.prior.mass_bounds(np.where(ok, lo, 0.0), np.where(ok, hi, 0.0))
+        return np.where(ok, m_lo, 0.0), np.where(ok, m_hi, 0.0)
 
     def balls(self, ts):
         """Ends of :math:`X'` in the support and its mass; ``nan`` ends where it is empty."""
@@ -241,20 +338,19 @@ class _Scan:
         """``F_t(eps)`` (module docstring) at the scanned true values (or ``ts``): ``> 0``
         where the side's bound is broken; ``-inf`` where the side cannot bind (or the ball is
         empty)."""
-        lo, hi, p = (self.lo, self.hi, self.p) if ts is None else self.balls(np.atleast_1d(ts))
+        if ts is None:
+            lo, hi, p, p_lo, p_hi = self.lo, self.hi, self.p, self.p_lo, self.p_hi
+        else:
+            lo, hi, p = self.balls(np.atleast_1d(ts))
+            p_lo, p_hi = self.mass_bounds(lo, hi, p)
         ok = self.active(side, p, lo)
-        d = self.delta
         out = np.full(lo.shape, -np.inf)
         if not np.any(ok):
             return out
-        lo, hi, p = lo[ok], hi[ok], p[ok]
-        log_ratio = _log_ratio(self.prior, eps, lo, hi, side, self.finite)
-        with np.errstate(all="ignore"):
-            if side == "upper":
-                val = np.log1p(-(p + d)) - np.log(p + d) - log_ratio
-            else:
-                val = log_ratio - (np.log1p(-(p - d)) - np.log(p - d))
-        out[ok] = np.where(np.isnan(val), np.inf, val)  # nothing unknown passes as safe
+        # the safe end of F's enclosure: nothing unknown passes as safe
+        _, f_hi = _f_bounds(self.prior, eps, side, lo[ok], hi[ok], p_lo[ok], p_hi[ok], self.delta,
+                            self.finite, self.small)
+        out[ok] = f_hi
         return out
 
     def limit(self, eps, side):
@@ -263,7 +359,7 @@ class _Scan:
         if side != "upper":
             return best
         for end in self.ends:
-            val = math.log1p(-self.delta) - math.log(self.delta) - _limit_log_j(self.prior, self.r, eps, end)
+            val = math.log1p(-self.delta) - math.log(self.delta) - _limit_log_j(self.rates[end], self.r, eps)
             if val > best[0]:
                 best = (val, end)
         return best
@@ -300,8 +396,7 @@ def _largest_root(g, x0, floor):
             if lo <= floor:
                 return -math.inf
             hi = lo
-    tol = 1e-13 * max(1.0, abs(lo), abs(hi))
-    return narrow_bracket(g, lo, hi, tol=tol, xtol=tol, rtol=1e-15, maxiter=200)[0]
+    return _root_sound(g, lo, hi)[0]
 
 
 class _Memo:
@@ -343,12 +438,15 @@ def _refine(sc: _Scan, side, x, floor):
                 return -float(sc.F(e, side, np.array([tt]))[0])
 
             opt = minimize_scalar(neg, bounds=(a, b), method="bounded", options={"xatol": 1e-8 * (b - a)})
+            # every refined true value is kept (mirror images of a symmetric prior are then
+            # refined alike, and the tie rule, not the refinement, decides between them)
+            if float(opt.x) not in extra:
+                extra.append(float(opt.x))
             if -opt.fun > best[0]:
                 best = (-float(opt.fun), float(opt.x))
         if best[1] is None or not best[0] > 0:
             break
         t_star = best[1]
-        extra.append(t_star)
         g = _Memo(lambda y, t_star=t_star: float(sc.F(math.exp(y), side, np.array([t_star]))[0]))
         # the violation is small: bracket just below x
         d = 1e-9 * max(1.0, abs(x))
@@ -382,7 +480,7 @@ def _solve_side(sc: _Scan, side, x0, floor, refine):
     # the binding true value at e: the largest F (over the grid, refined values, limits)
     ts = np.concatenate([sc.ts, np.asarray(extra, dtype=float)])
     F = sc.F(probe, side, ts)
-    i = int(np.argmax(F))
+    i = tie_break(F, ts, sc.delta)  # mirror images of a symmetric prior: the larger t
     lim, end = sc.limit(probe, side)
     if lim >= F[i]:
         return e, end, 0.0
@@ -493,7 +591,7 @@ def epsilon_pointwise(
         sc = _Scan(prior, r, delta, _resolvable(prior, r, prior.t_candidates(r)), limit=True)
     small, big = _spread(prior, r)
     x0 = math.log(math.atanh(delta) / small)
-    floor = math.log(1e-30 / big)
+    floor = max(-745.0, math.log(min(1e-30, 1e-6 * delta) / big))
     refine = t is None and not finite
     found = {}
     for side in ("upper", "lower"):
@@ -516,5 +614,5 @@ def epsilon_pointwise(
     far = tw is not None and math.isinf(tw)
     return PointwiseResult(
         epsilon=eps, t=tw, r=r, delta=delta, p=pw, epsilon_upper=e_up, epsilon_lower=e_low,
-        binding=binding, prior=prior, far_tail=far,
+        binding=binding, prior=prior, far_tail=far, far_rate=sc.rates.get(tw, math.nan) if far else math.nan,
     )

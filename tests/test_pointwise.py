@@ -228,7 +228,9 @@ def test_categorical_lattice_closed_form():
     target = (1 - p - delta) / (p + delta)
     ref = brentq(lambda e: math.exp(-e) * (2 - math.exp(-5 * e)) / -math.expm1(-e) - target, 1e-3, 10, xtol=1e-15)
     res = epsilon_pointwise(Categorical({i: p for i in range(n)}), r=0, delta=delta, t=5, sides="upper")
-    assert res.epsilon == pytest.approx(ref, rel=1e-11)
+    # certified on the safe side; the rounding bounds of sums over 1e5 atoms cost a few 1e-11
+    assert res.epsilon <= ref * (1 + 1e-15)
+    assert res.epsilon == pytest.approx(ref, rel=5e-11)
 
 
 def test_far_tail_limit_is_tanh_on_a_wide_uniform():
@@ -289,8 +291,8 @@ def test_lognormal_defect_of_issue_13():
     far-tail limit artanh(delta)/r (the bound tends to tanh(eps r)); at t = 4.6e5 the
     pointwise epsilon is that of mpmath's quadrature (about 1.0059e-3: the bulk, e^{-eps 4.6e5}
     away, is negligible), above the limit; the answer stays below the optimum's limit
-    -ln(1 - delta)/r.  (Tolerance 1e-5: the tilted tails of a scipy density are accurate to
-    about 1e-6 where their panels are wide, as here.)"""
+    -ln(1 - delta)/r.  (Tolerance 2e-4, on the safe side: 11 standard deviations of log x out
+    the certified panels are wide, and their enclosures about 1e-5.)"""
     prior = Continuous(stats.lognorm(0.5, scale=2000))
     res = epsilon_pointwise(prior, r=100, delta=0.1, sides="upper")
     assert res.far_tail and res.t == math.inf
@@ -301,7 +303,8 @@ def test_lognormal_defect_of_issue_13():
     with mpmath.workdps(20):
         ref = mpmath.findroot(lambda e: _mp_lognormal_F(mpmath.mpf(4.6e5), e), mpmath.mpf("1.0e-3"))
     at = epsilon_pointwise(prior, r=100, delta=0.1, t=4.6e5, sides="upper")
-    assert at.epsilon == pytest.approx(float(ref), rel=1e-5)
+    assert at.epsilon <= float(ref)
+    assert at.epsilon == pytest.approx(float(ref), rel=2e-4)
     assert res.epsilon < at.epsilon
 
 
