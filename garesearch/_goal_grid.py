@@ -123,8 +123,11 @@ def coord_exp(axis: Axis, cell, z, k: float) -> np.ndarray:
         return lm + np.where(lo == z, 0.0, k)
     if axis.finite:
         return lm + k * np.abs(lo - z)
-    left = log_tilted(axis.prior, -k, lo, np.minimum(hi, z), z)  # x <= z: e^{k (z - x)}
-    right = log_tilted(axis.prior, k, np.maximum(lo, z), hi, z)  # x >= z: e^{k (x - z)}
+    # the certified end each use needs: an upper bound of the growing cone (k > 0), a lower
+    # bound of the decaying one (k < 0)
+    end = "hi" if k > 0 else "lo"
+    left = log_tilted(axis.prior, -k, lo, np.minimum(hi, z), z, end)  # x <= z: e^{k (z - x)}
+    right = log_tilted(axis.prior, k, np.maximum(lo, z), hi, z, end)  # x >= z: e^{k (x - z)}
     return np.logaddexp(left, right)
 
 

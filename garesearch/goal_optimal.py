@@ -185,7 +185,6 @@ from ._goal_model import (
     method_of,
     rebuild_goal,
     resolve_true_values,
-    spread,
     true_codes,
     true_coords,
 )
@@ -382,15 +381,11 @@ def _witness_info(side: Bracket, method: str) -> dict:
 
 
 def _heavy(prior) -> bool:
-    """Whether a tail of a continuous prior is heavier than every exponential (its tilted tail
-    diverges at a rate far below the prior's own scale)."""
+    """Whether a tail of a continuous prior is declared heavier than every exponential
+    (:meth:`garesearch.priors.Prior.tail`: its tilted tail then diverges for every epsilon)."""
     if isinstance(prior, Categorical):
         return False
-    k = 1e-9 / spread(prior)
-    med = float(prior.quantile(0.5))
-    with np.errstate(all="ignore"):
-        return not (np.isfinite(prior.log_tilted_tail(k, med, "right"))
-                    and np.isfinite(prior.log_tilted_tail(-k, med, "left")))
+    return any(prior.tail(side).kind == "heavy" for side in ("left", "right"))
 
 
 def _continuous_coords(model: GoalModel) -> int:
