@@ -605,26 +605,25 @@ def _root_sound(g, lo, hi, rtol=4e-16):
 
 
 def _expand(g, x0, step=_LOG4, lo_cap=-700.0, hi_cap=690.0):
-    """A bracket ``(lo, hi)`` of log-epsilon with ``g(lo) <= 0 < g(hi)`` by geometric steps
-    from ``x0``: ``(lo, None)`` if ``g <= 0`` up to ``hi_cap``, ``(None, hi)`` if ``g > 0``
-    down to ``lo_cap``."""
+    """A bracket ``(lo, hi)`` of log-epsilon with ``g(lo) <= 0 < g(hi)`` by steps from
+    ``x0`` that double each time (the caps are reached in a few dozen evaluations):
+    ``(hi_cap, None)`` if ``g <= 0`` up to ``hi_cap``, ``(None, lo_cap)`` if ``g > 0`` down
+    to ``lo_cap``."""
     if g(x0) <= 0:
         lo = x0
-        while True:
-            hi = lo + step
-            if hi > hi_cap:
-                return lo, None
+        while lo < hi_cap:
+            hi = min(lo + step, hi_cap)
             if g(hi) > 0:
                 return lo, hi
-            lo = hi
+            lo, step = hi, 2 * step
+        return lo, None
     hi = x0
-    while True:
-        lo = hi - step
-        if lo < lo_cap:
-            return None, hi
+    while hi > lo_cap:
+        lo = max(hi - step, lo_cap)
         if g(lo) <= 0:
             return lo, hi
-        hi = lo
+        hi, step = lo, 2 * step
+    return None, hi
 
 
 def secant_bracket(f, e0: float, rel: float = 1e-7, tol: float = 4e-16, maxit: int = 40):
@@ -742,6 +741,13 @@ def solve_finite(mg: Margins, side: str, ts, x0: float, span: tuple[float, float
     them.  ``x0``: a first guess of log-epsilon; ``span``: the smallest and largest distances."""
     ts = np.asarray(ts, dtype=float)
     bl, bh, p_lo, p_hi = mg.ball(ts)
+    # a true value binds on the upper side only where p + delta < 1, on the lower only where
+    # p > delta (Margins.margin is -inf elsewhere, whatever epsilon)
+    _, q_hi = mg.outside(bl, bh, p_lo, p_hi)
+    can = (q_hi > mg.delta) if side == "upper" else (p_hi > mg.delta)
+    if not np.any(can):
+        return Side(math.inf, math.inf)
+    ts, bl, bh, p_lo, p_hi = (v[can] for v in (ts, bl, bh, p_lo, p_hi))
 
     def best(eps, sel=None, which="upper"):
         s = slice(None) if sel is None else sel
