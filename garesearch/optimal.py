@@ -626,9 +626,12 @@ def epsilon_optimal(
             )
         ts = np.array([float(t)])
     mg = Margins(prior, r, delta)
-    found = {}
-    for side in ("upper", "lower"):
-        found[side] = _certified_side(prior, pb, mg, side, ts) if sides in (side, "both") else Side(math.inf, math.inf)
+    found = {"upper": Side(math.inf, math.inf), "lower": Side(math.inf, math.inf)}
+    for side in ("lower", "upper"):  # (the lower side first: where it cannot be met, e.g. over a
+        if sides in (side, "both"):  # heavy tail, the request is refused without the upper's work)
+            found[side] = _certified_side(prior, pb, mg, side, ts)
+            if not found[side].lo > 0:
+                break
     up, low = found["upper"], found["lower"]
     eps = min(up.lo, low.lo)
     if math.isinf(eps):
