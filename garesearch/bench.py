@@ -321,6 +321,16 @@ def _spike_mixture():
     return Spike(a=-1.201, b=1.0, name="spike")()
 
 
+def _continuous_cases():
+    """``optimal_continuous_s``'s priors: (name, scipy distribution, r, t or None)."""
+    import scipy.stats
+
+    return (("lognorm(3)", scipy.stats.lognorm(3), 1.0, None), ("t(3)", scipy.stats.t(3), 1.0, None),
+            ("gamma(3, scale=10)", scipy.stats.gamma(3, scale=10), 2.0, None),
+            ("weibull_min(0.95)", scipy.stats.weibull_min(0.95), 1.0, None),
+            ("spike mixture", _spike_mixture(), 1.0, 0.0))
+
+
 def optimal_time(repeat: int = 15) -> dict[str, object]:
     """The ``optimal_*`` keys (module docstring).
 
@@ -343,10 +353,7 @@ def optimal_time(repeat: int = 15) -> dict[str, object]:
     out: dict[str, object] = {"optimal_ms": _median_ms(run, repeat)}
     ref = _salary_conditions_mp(res.t, res.centre, res.epsilon)
     out["optimal_rel_err"] = float(abs(res.epsilon - ref) / ref)
-    cases = (("lognorm(3)", scipy.stats.lognorm(3), 1.0, None), ("t(3)", scipy.stats.t(3), 1.0, None),
-             ("gamma(3, scale=10)", scipy.stats.gamma(3, scale=10), 2.0, None),
-             ("weibull_min(0.95)", scipy.stats.weibull_min(0.95), 1.0, None),
-             ("spike mixture", _spike_mixture(), 1.0, 0.0))
+    cases = _continuous_cases()
     each, width = [], 0.0
     for _, dist, r, t in cases:
         t0 = time.perf_counter()

@@ -30,7 +30,10 @@ KEYS = {
 }
 
 
-def test_bench_runs_and_reports_every_key(capsys):
+def test_bench_runs_and_reports_every_key(capsys, monkeypatch):
+    # (one of the five continuous priors of optimal_continuous_s: the keys, not the timings)
+    cases = bench._continuous_cases
+    monkeypatch.setattr(bench, "_continuous_cases", lambda: cases()[4:])
     status = bench.main(
         ["--json", "--repeat", "1", "--size", "1000", "--skip-reproduce", "--skip-tests",
          "--skip-derivations", "--skip-notebooks", "--skip-goals"]
