@@ -81,6 +81,7 @@ from fractions import Fraction
 from typing import Any, NamedTuple
 
 from .errors import ParameterError
+from .tails import _scalar
 
 __all__ = ["Curvature", "declared_families", "scipy_curvature"]
 
@@ -997,15 +998,6 @@ def declared_families() -> tuple[str, ...]:
     False
     """
     return tuple(sorted(_TABLE))
-
-
-def _scalar(value: Any) -> float | None:
-    import numpy as np
-
-    arr = np.asarray(value)
-    if arr.size != 1 or not np.issubdtype(arr.dtype, np.number) or np.iscomplexobj(arr):
-        return None
-    return float(arr.reshape(()))
 
 
 def scipy_curvature(dist: Any) -> Curvature | None:
