@@ -19,6 +19,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "figures": ("garesearch.figures", "redraw the paper's three figures into figures/"),
     "derivations": ("garesearch.derivations", "every derivation re-derived with sympy: proved or refuted"),
     "claims": ("garesearch.claims", "every claim of the paper, checked, with a verdict"),
+    "erratum": ("garesearch.erratum", "the paper's erratum (LaTeX and Markdown) from the claims report"),
     "epsilon": ("garesearch.cli", "epsilon for a prior, a precision r and an advantage bound delta"),
     "calibrate": ("garesearch.cli_calibrate", "noise scale for a target under the worst, tail or average reading"),
     "bench": ("garesearch.bench", "measure speed and accuracy against the targets (--json)"),
@@ -82,9 +83,13 @@ def _dispatch(argv: list[str]) -> int:
     except InfeasibleError as exc:
         return fail(1, "infeasible", str(exc), prog=prog)
     except (ParameterError, OSError, MissingDependencyError) as exc:
-        return fail(2, "error", str(exc), prog=prog)
+        message = str(exc)  # "garesearch reproduce needs ...": the prefix already names it
+        return fail(2, "error", message.removeprefix(f"{prog} "), prog=prog)
     except RecursionError:
         return fail(2, "error", "the input nests too deeply to be read", prog=prog)
+    except Exception as exc:  # a bug: one line, and an exit status of its own
+        return fail(3, "internal error", f"{type(exc).__name__}: {exc} (a bug in garesearch; "
+                    "please report it with the command line)", prog=prog)
 
 
 if __name__ == "__main__":

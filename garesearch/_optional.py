@@ -3,9 +3,24 @@
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
+import importlib.util
 from types import ModuleType
 
-__all__ = ["MissingDependencyError", "require"]
+__all__ = ["JUPYTER_STACK", "MissingDependencyError", "missing_jupyter_stack", "require",
+           "require_jupyter_stack"]
+
+#: What ``garesearch reproduce`` needs to execute the notebooks and write offline HTML: the
+#: distributions of the ``reproduce`` extra, each with the module that shows it is installed
+#: (``None``: a distribution of data files only, MathJax).
+JUPYTER_STACK: dict[str, str | None] = {
+    "nbclient": "nbclient",
+    "nbformat": "nbformat",
+    "nbconvert": "nbconvert",
+    "ipykernel": "ipykernel",
+    "ipywidgets": "ipywidgets",
+    "django-static-mathjax": None,
+}
 
 
 class MissingDependencyError(ModuleNotFoundError):
@@ -47,3 +62,80 @@ def require(module: str, extra: str, purpose: str) -> ModuleType:
             f"pip install 'garesearch[{extra}]' (or pip install {top})",
             name=top,
         ) from exc
+
+
+def _installed(distribution: str, module: str | None) -> bool:
+    if module is None:
+        try:
+            importlib.metadata.distribution(distribution)
+        except importlib.metadata.PackageNotFoundError:
+            return False
+        return True
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # a parent package missing, or a module without a spec
+        return False
+
+
+def missing_jupyter_stack(extra: str = "reproduce") -> list[str]:
+    """The packages of the Jupyter stack that are not installed (:data:`JUPYTER_STACK`, plus
+    ``jupyterlab`` for the ``notebooks`` extra), without importing any of them.
+
+    Parameters
+    ----------
+    extra : {"reproduce", "notebooks"}
+        The extra whose packages are checked.
+
+    Returns
+    -------
+    list of str
+        Distribution names, in the order of :data:`JUPYTER_STACK`; empty when all are there.
+
+    Examples
+    --------
+    >>> import sys
+    >>> saved = sys.modules.get("nbclient")
+    >>> sys.modules["nbclient"] = None  # as if it were not installed
+    >>> "nbclient" in missing_jupyter_stack()
+    True
+    >>> if saved is None: del sys.modules["nbclient"]
+    ... else: sys.modules["nbclient"] = saved
+    """
+    wanted = dict(JUPYTER_STACK)
+    if extra == "notebooks":
+        wanted["jupyterlab"] = "jupyterlab"
+    return [dist for dist, module in wanted.items() if not _installed(dist, module)]
+
+
+def require_jupyter_stack(command: str, extra: str = "reproduce") -> None:
+    """Raise :class:`MissingDependencyError` naming the extra to install when a package of the
+    Jupyter stack is missing (:func:`missing_jupyter_stack`); the commands that run or open
+    notebooks call it before they do any work.
+
+    Parameters
+    ----------
+    command : str
+        The command, for the message (``"garesearch reproduce"``).
+    extra : {"reproduce", "notebooks"}
+        The extra of ``pyproject.toml`` that installs what the command needs.
+
+    Examples
+    --------
+    >>> import sys
+    >>> saved = sys.modules.get("nbconvert")
+    >>> sys.modules["nbconvert"] = None
+    >>> try:
+    ...     require_jupyter_stack("garesearch reproduce")
+    ... except MissingDependencyError as exc:
+    ...     print(exc)  # doctest: +ELLIPSIS
+    garesearch reproduce needs the Jupyter stack: pip install "garesearch[reproduce]" (missing: ...nbconvert...)
+    >>> if saved is None: del sys.modules["nbconvert"]
+    ... else: sys.modules["nbconvert"] = saved
+    """
+    missing = missing_jupyter_stack(extra)
+    if missing:
+        raise MissingDependencyError(
+            f'{command} needs the Jupyter stack: pip install "garesearch[{extra}]" '
+            f"(missing: {', '.join(missing)})",
+            name=missing[0],
+        )

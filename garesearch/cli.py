@@ -39,14 +39,32 @@ import json
 import math
 import re
 import sys
+from pathlib import Path
 from typing import Any
 
 from ._commands import fail as _fail
 from .errors import InfeasibleError, ParameterError
 
-__all__ = ["MAX_NESTING", "NO_NOISE", "build_parser", "fail", "main", "parse_goal_expression", "parse_prior"]
+__all__ = ["MAX_NESTING", "NO_NOISE", "PRIOR_SYNTAX", "build_parser", "fail", "main",
+           "parse_goal_expression", "parse_prior"]
 
-EXAMPLES = """\
+#: The prior specifications of ``--prior`` (and ``--attribute NAME=PRIOR``), for ``--help``.
+PRIOR_SYNTAX = """\
+prior specifications (--prior; --attribute NAME=PRIOR):
+  normal:MU,SIGMA                    normal, mean MU, standard deviation SIGMA
+                                       e.g. normal:2000,235.7
+  uniform:LOW,HIGH                   uniform on [LOW, HIGH]   e.g. uniform:0,10
+  categorical:V=P,V=P,...            finitely many values V with probabilities P (summing
+                                     to 1); numeric values are at distance |x - y|, names
+                                     at distance 1 from each other
+                                       e.g. categorical:red=0.2,white=0.1,tabby=0.25,black=0.45
+                                       e.g. categorical:0=0.8,1=0.2
+  piecewise:E0,E1,...,En:W1,...,Wn   piecewise uniform: mass Wi spread evenly over
+                                     [E(i-1), Ei]; edges increasing, weights summing to 1
+                                       e.g. piecewise:0,1000,2000,5000:0.2,0.5,0.3
+"""
+
+EXAMPLES = PRIOR_SYNTAX + """
 examples:
   The paper's cats (Sec. 6.1): guess a cat's colour exactly, advantage at most 0.1
     python -m garesearch epsilon --delta 0.1 --r 0 \\
@@ -64,9 +82,9 @@ examples:
     python -m garesearch epsilon --prior normal:2000,235.7 --r 100 --delta 0.1 \\
         --t 2000 --construction paper
 
-  PLEAK's attacker file and goal (see examples/pleak/)
-    python -m garesearch epsilon --att examples/pleak/cats.att \\
-        --goal-file examples/pleak/cats_color.plc --delta 0.1
+  PLEAK's attacker file and goal: a path, or the name of an example shipped with
+  garesearch (cats.att, cats_and.plc, cats_color.plc, cats_or.plc, employee.att, ...)
+    python -m garesearch epsilon --att cats.att --goal-file cats_or.plc --delta 0.1
 
   For scripts: add --json (failures then print {"error": {"kind", "message",
   "exit_status"}} on stdout as well).
@@ -267,23 +285,27 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="python -m garesearch epsilon",
         description=(
-            "Epsilon of differential privacy that keeps an attacker's advantage in guessing "
-            "a sensitive attribute within precision r at most delta (Laud and Pankova, "
+            "Epsilon of differential privacy that keeps an attacker's advantage in guessing\n"
+            "a sensitive attribute within precision r at most delta (Laud and Pankova,\n"
             "Sec. 4.1; AND/OR goals Sec. 4.2-4.3)."
         ),
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--delta", type=float, required=True, help="bound on the advantage, in (0, 1)")
-    p.add_argument("--prior", help="prior of the attribute, e.g. normal:2000,235.7 (see below)")
+    p.add_argument("--prior", help="prior of the attribute: normal:MU,SIGMA, uniform:LOW,HIGH, "
+                   "categorical:V=P,V=P,... or piecewise:E0,...,En:W1,...,Wn (see below)")
     p.add_argument("--r", default=None,
                    help="precision of a correct guess (0: exact); with several attributes "
                    "one number for all or NAME=R,NAME=R")
     p.add_argument("--attribute", action="append", default=[], metavar="NAME=PRIOR",
                    help="one attribute of an AND/OR goal (repeat), e.g. gender=categorical:M=0.5,F=0.5")
     p.add_argument("--goal", help='AND/OR goal over the attributes, e.g. "gender & colour"')
-    p.add_argument("--att", metavar="FILE", help="PLEAK attacker file (.att)")
-    p.add_argument("--goal-file", metavar="FILE", help="PLEAK goal (formula, SELECT ... or leak blocks)")
+    p.add_argument("--att", metavar="FILE",
+                   help="PLEAK attacker file (.att): a path, or the name of a shipped example (cats.att)")
+    p.add_argument("--goal-file", metavar="FILE",
+                   help="PLEAK goal (formula, SELECT ... or leak blocks): a path, or the name of a "
+                        "shipped example (cats_or.plc)")
     p.add_argument("--t", default=None,
                    help="the true value (default: the worst case over the prior); for a goal NAME=V,NAME=V")
     p.add_argument("--sensitivity", type=float, default=1.0,
@@ -364,7 +386,8 @@ def _optimal_report(res, args, prior) -> dict:
     comparison set."""
     out = _report(res, args, prior, method="optimal", construction="optimal")
     out["far_tail"] = res.far_tail
-    out["kernel_centre"] = res.centre
+    out["kernel_centre"] = res.centre  # a label under the discrete metric
+    out["kernel_metric"] = getattr(prior, "metric", "absolute")
     out["witness"] = None if res.binding == "none" else (
         "laplace_kernel" if res.binding == "upper" else "inverted_kernel")
     return out
@@ -403,7 +426,7 @@ def _report(res, args, prior, *, method, construction, **comparison) -> dict:
         "r": res.r,
         "delta": res.delta,
         "p": res.p,
-        "posterior_bound": res.posterior_bound() if res.binding != "none" else None,
+        **_posterior_bound(res),
         **comparison,
         "epsilon_upper": res.epsilon_upper,
         "epsilon_lower": res.epsilon_lower,
@@ -413,13 +436,48 @@ def _report(res, args, prior, *, method, construction, **comparison) -> dict:
     }
 
 
+def _posterior_bound(res) -> dict:
+    """The bound on the posterior that the binding side of Def. 7 sets at ``epsilon``: the
+    largest posterior of a correct guess, at most ``p + delta``, when the attacker's gain binds
+    (``upper``); ``p - delta``, below which no posterior falls, when the loss binds
+    (``lower``).  ``None`` where no side binds (no noise needed) and for the far-tail limit
+    of the lower side (whose ``p`` is 0)."""
+    side = res.binding
+    if side == "lower":
+        value = None if getattr(res, "far_tail", False) else res.p - res.delta
+    elif side == "upper":
+        value = res.posterior_bound()
+    else:
+        value = None
+    return {"posterior_bound": value, "posterior_bound_side": side if value is not None else None}
+
+
+def _pleak_file(text: str, option: str) -> tuple[Path, bool]:
+    """The file ``--att`` / ``--goal-file`` names: the path if it exists, else the PLEAK example
+    shipped with garesearch of that name (``cats.att``); whether it is the shipped one."""
+    path = Path(text)
+    if path.exists() or path.name != text:  # an existing file, or a path with a folder
+        return path, False
+    from .publish import packaged_examples
+
+    folder = packaged_examples()
+    if (folder / text).is_file():
+        return folder / text, True
+    shipped = ", ".join(sorted(p.name for p in folder.iterdir() if p.suffix in (".att", ".plc", ".sql")))
+    raise ParameterError(f"{option}: cannot read {text!r}: no such file here, and no PLEAK example "
+                         f"of that name is shipped with garesearch (the examples: {shipped})")
+
+
 def _pleak(args) -> dict:
     from . import pleak
 
     if not (args.att and args.goal_file):
         raise ParameterError("--att and --goal-file go together (PLEAK's attacker file and goal)")
-    know = pleak.read_attacker(args.att)
-    goal = pleak.read_goal(args.goal_file)
+    att, att_shipped = _pleak_file(args.att, "--att")
+    goal_file, goal_shipped = _pleak_file(args.goal_file, "--goal-file")
+    know = pleak.read_attacker(att)
+    goal = pleak.read_goal(goal_file)
+    shipped = [p.name for p, s in ((att, att_shipped), (goal_file, goal_shipped)) if s]
     t = args.t
     if t is not None and "=" in t:
         t = dict(part.partition("=")[::2] for part in t.split(","))
@@ -436,10 +494,12 @@ def _pleak(args) -> dict:
         else:
             out = _attribute_report(res.detail, args, res.prior)
         out["columns"] = list(res.columns)
+        out["shipped_examples"] = shipped
         return out
     return {
         "method": res.method,
         "columns": list(res.columns),
+        "shipped_examples": shipped,
         "epsilon": res.epsilon,
         "laplace_scale": res.laplace_scale(args.sensitivity),
         "sensitivity": args.sensitivity,
@@ -554,7 +614,7 @@ def _goal_report(res, args) -> dict:
         "t_given": args.t is not None,
         "delta": res.delta,
         "p": res.p,
-        "posterior_bound": res.posterior_bound(),
+        **_posterior_bound(res),
         **how,
         "epsilon_upper": res.epsilon_upper,
         "epsilon_lower": res.epsilon_lower,
@@ -567,6 +627,17 @@ def _fmt(x) -> str:
     if isinstance(x, float):
         return f"{x:.6g}"
     return str(x)
+
+
+def _bound_row(row, out: dict) -> None:
+    """The posterior bound of the binding side (:func:`_posterior_bound`), if there is one."""
+    if out["posterior_bound"] is None:
+        return
+    if out["posterior_bound_side"] == "lower":
+        note = f"(p - delta = {_fmt(out['p'] - out['delta'])}; the lower side binds: no posterior falls below it)"
+    else:
+        note = f"(p + delta = {_fmt(out['p'] + out['delta'])}; the upper side binds: no posterior exceeds it)"
+    row("posterior bound", out["posterior_bound"], note)
 
 
 def _text(out: dict) -> str:
@@ -582,6 +653,8 @@ def _text(out: dict) -> str:
     else:
         row("epsilon", out["epsilon"], unit)
         row("Laplace scale", out["laplace_scale"], f"= sensitivity {_fmt(out['sensitivity'])} / epsilon")
+    if out.get("shipped_examples"):
+        row("PLEAK files", ", ".join(out["shipped_examples"]), "(examples shipped with garesearch)")
     if "columns" in out:
         row("goal columns", ", ".join(out["columns"]))
     if out["method"] == "goal":
@@ -589,7 +662,7 @@ def _text(out: dict) -> str:
         row("true values t", ", ".join(f"{k}={_fmt(v)}" for k, v in out["t"].items()),
             "(given)" if out["t_given"] else "(worst case over the priors)")
         row("prior p", out["p"], "Pr[attacker's goal reached]")
-        row("posterior bound", out["posterior_bound"], f"(p + delta = {_fmt(out['p'] + out['delta'])})")
+        _bound_row(row, out)
         if "a" in out:
             row("radii a", ", ".join(_fmt(x) for x in out["a"]))
             row("distance", out["distance"], "largest distance in the exponent")
@@ -610,8 +683,7 @@ def _text(out: dict) -> str:
         else:
             row("true value t", out["t"], "(given)" if out["t_given"] else "(worst case over the prior)")
         row("prior p", out["p"], f"Pr[d(X, t) <= r], r = {_fmt(out['r'])}")
-        if out["posterior_bound"] is not None:
-            row("posterior bound", out["posterior_bound"], f"(p + delta = {_fmt(out['p'] + out['delta'])})")
+        _bound_row(row, out)
         if out["method"] == "attribute":  # the pointwise bound has no comparison set
             row("radius a", out["a"], f"comparison set mass q = {_fmt(out['q'])}")
             row("distance", out["distance"], "largest distance in the exponent")
@@ -621,11 +693,14 @@ def _text(out: dict) -> str:
         elif out["method"] == "optimal":
             row("construction", "optimal", "tight: no epsilon-DP mechanism exceeds delta here, "
                 "the likelihood below does at any larger epsilon")
+            discrete = out.get("kernel_metric") == "discrete"
+            dist = "d(x, c)" if discrete else "|x - c|"
+            where = " (d: the discrete metric)" if discrete else ""
             if out["witness"] == "laplace_kernel" and not out["far_tail"]:
-                row("worst likelihood", "exp(-epsilon |x - c|)",
-                    f"c = {_fmt(out['kernel_centre'])}: the Laplace mechanism's output y = c")
+                row("worst likelihood", f"exp(-epsilon {dist})",
+                    f"c = {_fmt(out['kernel_centre'])}: the Laplace mechanism's output y = c{where}")
             elif out["witness"] == "inverted_kernel" and not out["far_tail"]:
-                row("worst likelihood", "exp(+epsilon |x - c|)", f"c = {_fmt(out['kernel_centre'])}")
+                row("worst likelihood", f"exp(+epsilon {dist})", f"c = {_fmt(out['kernel_centre'])}{where}")
         else:
             row("construction", out["construction"])
         row("prior law", out["prior"])

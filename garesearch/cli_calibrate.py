@@ -8,7 +8,7 @@ privacy parameters (pure epsilon, or mu-GDP and rho-zCDP, and epsilon at ``--dp-
 ``--json`` prints the same as JSON.  Malformed input exits with status 2, a target no scale can
 meet with status 1.
 
-Example::
+``--help`` lists the prior specifications and runnable examples (:data:`EXAMPLES`), e.g.::
 
     python -m garesearch calibrate --prior normal:2000,235.7 --r 100 --delta 0.1 \
         --mechanism gaussian --reading tail --beta 1e-6
@@ -26,7 +26,36 @@ import sys
 from ._args import SIDES
 from .errors import InfeasibleError, ParameterError
 
-__all__ = ["build_parser", "main"]
+__all__ = ["EXAMPLES", "build_parser", "main"]
+
+#: The examples of ``--help`` (the tests run each of them).
+EXAMPLES = """\
+examples:
+  Salaries (Sec. 6.2), Gaussian noise: a release moves the posterior of a guess within 100
+  by more than 0.1 with probability at most 1e-6
+    python -m garesearch calibrate --prior normal:2000,235.7 --r 100 --delta 0.1 \\
+        --mechanism gaussian --reading tail --beta 1e-6
+
+  A count in 0..4 guessed exactly, Laplace noise, worst case (Def. 7)
+    python -m garesearch calibrate --prior categorical:0=0.2,1=0.1,2=0.25,3=0.4,4=0.05 \\
+        --r 0 --delta 0.1
+
+  A binary secret, 10 Gaussian releases, the average reading, and Kazan and Reiter's ratio
+  at the scale found (--sampling-prob Q: each release includes the record with probability Q)
+    python -m garesearch calibrate --prior categorical:0=0.8,1=0.2 --r 0 --delta 0.05 \\
+        --mechanism gaussian --reading average --releases 10 --kazan-reiter 0.5,1 --kr-beta 1e-3
+
+  Attack error rates: no membership test has false-positive rate 0.05 and false-negative
+  rate below 0.5
+    python -m garesearch calibrate --prior categorical:0=0.5,1=0.5 --r 0 \\
+        --mechanism gaussian --reading error_rates --alpha 0.05 --beta 0.5
+
+  A piecewise-uniform prior, guesses within 50, the attacker's gain only
+    python -m garesearch calibrate --prior piecewise:0,1000,2000,5000:0.2,0.5,0.3 --r 50 \\
+        --delta 0.1 --sides upper
+
+exit status: 0 done, 1 no scale meets the target, 2 malformed input.
+"""
 
 
 class _UsageError(Exception):
@@ -49,21 +78,43 @@ def build_parser() -> argparse.ArgumentParser:
     """
     from .additive import MECHANISMS
     from .calibration import READINGS
+    from .cli import PRIOR_SYNTAX
 
     p = _Parser(prog="python -m garesearch calibrate",
-                description="Noise scale for a bound on the attacker's advantage (worst, tail or average reading).")
-    p.add_argument("--prior", required=True, help="normal:MU,SIGMA, uniform:LOW,HIGH, categorical:..., piecewise:...")
-    p.add_argument("--r", type=float, required=True, help="precision of a correct guess (>= 0)")
-    p.add_argument("--delta", type=float, required=True, help="target on the advantage, in (0, 1)")
-    p.add_argument("--mechanism", default="laplace", choices=MECHANISMS)
-    p.add_argument("--reading", default="worst", choices=READINGS)
-    p.add_argument("--beta", type=float, default=None, help="tail reading: largest acceptable probability")
+                description="Noise scale for a bound on the attacker's advantage (worst, tail or average\n"
+                            "reading; beyond the paper, whose Def. 7 is the worst-case reading).",
+                epilog=PRIOR_SYNTAX + "\n" + EXAMPLES,
+                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--prior", required=True,
+                   help="prior of the attribute: normal:MU,SIGMA, uniform:LOW,HIGH, categorical:V=P,V=P,... "
+                        "or piecewise:E0,...,En:W1,...,Wn (see below)")
+    p.add_argument("--r", type=float, required=True, help="precision of a correct guess (>= 0; 0: exact)")
+    p.add_argument("--delta", type=float, default=None,
+                   help="target on the advantage, in (0, 1) (every reading but error_rates)")
+    p.add_argument("--mechanism", default="laplace", choices=MECHANISMS,
+                   help="the additive noise: laplace (default), gaussian, gencauchy (generalised "
+                        "Cauchy), or their integer variants discrete_laplace, discrete_gaussian")
+    p.add_argument("--reading", default="worst", choices=READINGS,
+                   help="worst (default; Def. 7): the largest move of the posterior over true values "
+                        "and outputs; tail: the probability beta that a release moves it by more "
+                        "than delta; average: the Bayes-optimal attacker's success minus the best "
+                        "blind guess; advantage: a membership test's true-positive minus false-positive "
+                        "rate; error_rates: no test has false-positive rate --alpha and false-negative "
+                        "rate below --beta")
+    p.add_argument("--beta", type=float, default=None,
+                   help="tail reading: largest acceptable probability, in (0, 1); error_rates: the "
+                        "smallest false-negative rate allowed at false-positive rate --alpha")
+    p.add_argument("--alpha", type=float, default=None,
+                   help="error_rates reading: the false-positive rate, in (0, 1)")
     p.add_argument("--releases", type=int, default=1, help="independent releases of the attribute (>= 1)")
     p.add_argument("--sampling-prob", type=float, default=1.0,
                    help="Poisson subsampling probability of each release, in (0, 1] (DP-SGD style, gaussian "
                         "noise, a binary secret with a value 0)")
-    p.add_argument("--sides", default="both", choices=SIDES)
-    p.add_argument("--dp-delta", type=float, default=1e-6, help="report epsilon of (epsilon, dp_delta)-DP here")
+    p.add_argument("--sides", default="both", choices=SIDES,
+                   help="worst and tail readings: bound |posterior - prior| (both, default), only the "
+                        "attacker's gain (upper) or only the loss (lower)")
+    p.add_argument("--dp-delta", type=float, default=1e-6,
+                   help="also report epsilon of (epsilon, dp_delta)-DP at this delta (default 1e-6)")
     p.add_argument("--kazan-reiter", metavar="P,Q", default=None,
                    help="also report Kazan and Reiter's posterior-to-prior ratio at the calibrated scale for "
                         "priors P (of inclusion) and Q (of the sensitive values), exceeded with probability "
@@ -71,7 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--kr-beta", type=float, default=None,
                    help="probability allowed above the Kazan-Reiter ratio (default 0 for pure epsilon-DP "
                         "noise, else --dp-delta)")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
     return p
 
 
@@ -114,13 +165,22 @@ def main(argv: list[str] | None = None) -> int:
     """
     from .calibration import calibrate
     from .cli import parse_prior
+    from .priors import Categorical
 
     try:
         args = build_parser().parse_args(argv)
+        if args.delta is None and args.reading != "error_rates":
+            raise ParameterError(f"--delta is required for --reading {args.reading} (a target in (0, 1))")
+        if args.alpha is not None and args.reading != "error_rates":
+            raise ParameterError("--alpha applies to --reading error_rates only")
         prior = parse_prior(args.prior)
+        if isinstance(prior, Categorical) and prior.metric == "discrete":
+            raise ParameterError(
+                f"--prior {args.prior!r}: calibrate adds noise to a number, so the values must be "
+                "numbers (e.g. categorical:0=0.8,1=0.2); for named values use the epsilon command")
         res = calibrate(prior, args.mechanism, r=args.r, delta=args.delta, reading=args.reading,
                         beta=args.beta, releases=args.releases, sides=args.sides,
-                        sampling_prob=args.sampling_prob)
+                        sampling_prob=args.sampling_prob, alpha=args.alpha)
         try:
             dp_eps = res.dp_epsilon(args.dp_delta)
         except ParameterError:  # no accountant installed for this mechanism
@@ -142,7 +202,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(out, indent=2))
         return 0
-    label = {"worst": "worst-case advantage", "tail": "beta (tail probability)", "average": "average advantage"}
+    label = {"worst": "worst-case advantage", "tail": "beta (tail probability)", "average": "average advantage",
+             "advantage": "test advantage (TPR - FPR)", "error_rates": "false-negative rate at alpha"}
     rows = [("mechanism", res.mechanism), ("reading", res.reading), ("releases", res.releases)]
     if res.sampling_prob < 1:
         rows.append(("sampling probability", f"{res.sampling_prob:g}"))

@@ -20,7 +20,6 @@ network (a seminar room, an air-gapped review).
 
 from __future__ import annotations
 
-import argparse
 import base64
 import copy
 import html
@@ -30,6 +29,9 @@ import shutil
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+
+from ._commands import OneLineParser
+from ._optional import require_jupyter_stack
 
 __all__ = [
     "MATHJAX_SCRIPT",
@@ -480,7 +482,7 @@ def main(argv: list[str] | None = None) -> int:
     >>> status, found
     (0, True)
     """
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="garesearch notebooks",
         description="Copy garesearch's notebooks and PLEAK examples into a folder "
                     "(then: cd DIR && jupyter lab notebooks).",
@@ -489,6 +491,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="target folder (default: garesearch-notebooks)")
     parser.add_argument("--overwrite", action="store_true", help="replace files that exist")
     args = parser.parse_args(argv)
+    require_jupyter_stack("garesearch notebooks", "notebooks")
     written = copy_notebooks(args.output, overwrite=args.overwrite)
     print(f"{len(written)} files copied into {args.output}/ (notebooks/, examples/pleak/)")
     return 0

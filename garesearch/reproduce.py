@@ -8,7 +8,9 @@
 2. regenerates the paper's figures in ``<output>/figures/`` or ``--figures DIR``
    (:mod:`garesearch.figures`);
 3. writes the claims report with :func:`garesearch.claims.write_report` (when that module
-   is present) and the numbers README.md quotes with :func:`garesearch.readme_numbers.write`;
+   is present), the numbers README.md quotes with :func:`garesearch.readme_numbers.write`
+   and the paper's erratum (``erratum.tex``, ``erratum.md``) with
+   :func:`garesearch.erratum.write`;
 4. prints progress as it goes and a table of timings, also saved as
    ``<output>/timings.tsv``.
 
@@ -30,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ._commands import OneLineParser
-from ._optional import require
+from ._optional import require, require_jupyter_stack
 
 __all__ = ["NotebookRun", "execute_notebook", "find_notebooks", "main", "notebook_client", "project_root"]
 
@@ -108,7 +110,7 @@ def notebook_client(nb, *, path: str | Path, timeout: int = 300, kernel_name: st
     >>> client.timeout, client.kernel_name
     (120, 'python3')
     """
-    nbclient = require("nbclient", "notebooks", "executing notebooks")
+    nbclient = require("nbclient", "reproduce", "executing notebooks")
 
     class _Client(nbclient.NotebookClient):
         async def async_start_new_kernel_client(self):
@@ -175,8 +177,8 @@ def execute_notebook(
     >>> run.name, run.ok
     ('one.ipynb', True)
     """
-    require("nbclient", "notebooks", "executing notebooks")
-    nbformat = require("nbformat", "notebooks", "executing notebooks")
+    require("nbclient", "reproduce", "executing notebooks")
+    nbformat = require("nbformat", "reproduce", "executing notebooks")
     from nbclient.exceptions import CellExecutionError
 
     path = Path(path)
@@ -228,12 +230,13 @@ def _run_claims(output: Path) -> tuple[bool, str]:
     if importlib.util.find_spec("garesearch.claims") is None:
         return True, "skipped: garesearch.claims is not available"
     try:
-        from . import claims, readme_numbers
+        from . import claims, erratum, readme_numbers
 
         results = claims.check_all()
         result = claims.write_report(output, results)
         readme_numbers.write(output, results)
-        return True, f"written, with readme_numbers.md ({result})"
+        erratum.write(output, results)
+        return True, f"written, with readme_numbers.md, erratum.tex and erratum.md ({result})"
     except Exception:
         return False, traceback.format_exc()
 
@@ -257,7 +260,11 @@ def main(argv: list[str] | None = None) -> int:
     'exit 0'
     """
     parser = OneLineParser(
-        prog="python -m garesearch reproduce", description=__doc__.splitlines()[0]
+        prog="python -m garesearch reproduce",
+        description="The main job: reproduce the paper's results. Executes every notebook and "
+                    "writes it as offline HTML and executed .ipynb, redraws the figures, and writes "
+                    "the claims report and a table of timings, all under --output. Needs the "
+                    'Jupyter stack: pip install "garesearch[reproduce]".',
     )
     parser.add_argument("--output", default="output", help="folder for HTML copies, report, timings")
     parser.add_argument("--notebooks", default=None,
@@ -275,8 +282,9 @@ def main(argv: list[str] | None = None) -> int:
 
     # Import the heavy modules once, then fork the workers (they inherit them); spawn where
     # fork does not exist.
+    require_jupyter_stack("garesearch reproduce", "reproduce")
     for module in ("nbclient", "nbformat", "nbconvert", "ipykernel"):
-        require(module, "notebooks", "garesearch reproduce")
+        require(module, "reproduce", "garesearch reproduce")
     t0 = time.perf_counter()
     output = Path(args.output)
     figures_dir = Path(args.figures) if args.figures is not None else output / "figures"

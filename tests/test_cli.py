@@ -140,7 +140,7 @@ def test_pleak_files(capsys):
 def test_help_has_worked_examples(capsys):
     code, out, _ = run(capsys, "--help")
     assert code == 0
-    assert "cats" in out and "Salaries" in out and "--json" in out and "examples/pleak" in out
+    assert "cats" in out and "Salaries" in out and "--json" in out and "cats_or.plc" in out
 
 
 def test_infeasible_request_exits_1(capsys):

@@ -28,13 +28,14 @@ def test_public_names_resolve():
 
 
 def _names(specs):
-    return {re.split(r"[<>=!~ \[]", s.strip(), maxsplit=1)[0].lower() for s in specs}
+    names = {re.split(r"[<>=!~ \[]", s.strip(), maxsplit=1)[0].lower() for s in specs}
+    return names - {"garesearch"}  # an extra that pulls in other extras
 
 
 def test_environment_yml_lists_the_pyproject_packages():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     wanted = _names(project["dependencies"])
-    for extra in ("notebooks", "test", "opendp", "docs", "accounting"):
+    for extra in ("reproduce", "notebooks", "test", "opendp", "docs", "accounting"):
         wanted |= _names(project["optional-dependencies"][extra])
     text = (ROOT / "environment.yml").read_text()
     deps = text.split("dependencies:", 1)[1]
@@ -44,6 +45,24 @@ def test_environment_yml_lists_the_pyproject_packages():
         if m and m.group(1) not in ("pip", "python", "--no-deps"):
             conda.add(m.group(1).lower())
     assert conda == wanted
+
+
+def test_plain_install_pulls_no_jupyter_package_and_the_extras_chain():
+    """A plain ``pip install`` gets the API only (numpy, scipy, mpmath, sympy, matplotlib); the
+    ``reproduce`` extra is the stack the main job checks for, ``notebooks`` adds JupyterLab and
+    ``dev`` (the Makefile's set-up) includes both."""
+    from garesearch._optional import JUPYTER_STACK
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    extras = project["optional-dependencies"]
+    assert _names(project["dependencies"]) == {"numpy", "scipy", "sympy", "mpmath", "matplotlib"}
+    assert _names(extras["reproduce"]) == set(JUPYTER_STACK)
+    assert set(extras["notebooks"]) >= {"garesearch[reproduce]"}
+    assert _names(extras["notebooks"]) == {"jupyterlab"}
+    assert extras["dev"] == ["garesearch[notebooks,test]"]
+    assert '".[dev,opendp,accounting]"' in (ROOT / "Makefile").read_text()
+    check = (ROOT / ".ci" / "pip_install_check").read_text()
+    assert '"$1/src"' in check and '"$1/src[reproduce]"' in check
 
 
 def test_readme_gives_two_commands_and_its_example_runs():

@@ -257,7 +257,7 @@ def test_missing_nbclient_gives_the_install_hint(monkeypatch, capsys, tmp_path):
     code = entry.main(["reproduce", "--output", str(tmp_path / "out")])
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1
-    assert "pip install 'garesearch[notebooks]'" in err and not (tmp_path / "out").exists()
+    assert 'pip install "garesearch[reproduce]"' in err and not (tmp_path / "out").exists()
 
 
 def test_missing_opendp_gives_the_install_hint(monkeypatch):
