@@ -1,7 +1,9 @@
 """One plot style for the notebooks and the paper's figures.
 
-Use :func:`style` as a context manager (or call :func:`apply_style` once in a notebook);
-:data:`COLORS` names the few colours used everywhere; :func:`mark_optimum`,
+Use :func:`style` as a context manager (or call :func:`apply_style` once in a notebook: every
+notebook does, so that their figures share one size, 6 x 3.6 inches at 100 dpi for one panel
+and :data:`WIDE`, 9 x 3.6 inches, for two side by side, both readable without scaling in
+JupyterLab and in the HTML); :data:`COLORS` names the few colours used everywhere; :func:`mark_optimum`,
 :func:`mark_value` and :func:`log_axis` are the small helpers the notebooks share.
 Importing this module imports matplotlib (it is loaded lazily by ``garesearch``).
 """
@@ -13,7 +15,7 @@ from collections.abc import Iterator
 
 import matplotlib as mpl
 
-__all__ = ["COLORS", "RC", "apply_style", "log_axis", "mark_optimum", "mark_value", "style"]
+__all__ = ["COLORS", "RC", "WIDE", "apply_style", "log_axis", "mark_optimum", "mark_value", "style"]
 
 #: Colour names used throughout (colour-blind safe, from the Okabe-Ito palette).
 COLORS: dict[str, str] = {
@@ -48,6 +50,10 @@ RC: dict[str, object] = {
     "svg.fonttype": "path",
     "pdf.fonttype": 42,
 }
+
+
+#: Figure size (inches) of two panels side by side in the notebooks (one panel: the default).
+WIDE: tuple[float, float] = (9.0, 3.6)
 
 
 @contextlib.contextmanager

@@ -130,7 +130,7 @@ def test_chosen_a_reads_the_curve():
 def test_comparison_curve_rejects_bad_construction_and_empty_ball():
     with pytest.raises(ValueError, match="construction"):
         widgets.comparison_curve(Normal(0, 1), t=0, r=0.1, delta=0.1, construction="other")
-    state = widgets.attribute_state(family="uniform", t_offset=3.0, r=0.1)
+    state = widgets.attribute_state(family="uniform", t_offset=3.0, r=0.25)
     assert state["result"] is None and state["message"]
 
 
@@ -153,3 +153,131 @@ def test_attribute_state_shows_the_optimum_above_every_comparison_set():
     state = attribute_state(family="normal", scale=1.0, t_offset=0.0, r=0.5, delta=0.1)
     assert state["epsilon_optimal"] >= state["epsilon"]
     assert state["epsilon_optimal"] == ga.epsilon_for_attribute(Normal(0, 1), r=0.5, delta=0.1, t=0.0).epsilon
+
+
+# ------------------------------------------------------------------------------------------
+# The optimal epsilon the widgets show, against independent routes
+# ------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("delta", [0.01, 0.1, 0.3, 0.45])
+@pytest.mark.parametrize("a", [1.0, 2.5])
+def test_epsilon_state_optimum_of_a_fair_coin(delta, a):
+    """p = 1/2: the optimum is 2 artanh(2 delta) = ln((1/2 + delta)/(1/2 - delta)) per unit
+    of distance, whatever comparison set the widget is showing."""
+    for q in (None, 0.3):
+        state = widgets.epsilon_state(delta=delta, p=0.5, q=q, a=a)
+        assert state["epsilon_optimal"] == pytest.approx(2 * math.atanh(2 * delta) / a, rel=1e-12)
+        assert state["epsilon_optimal"] == pytest.approx(math.log((0.5 + delta) / (0.5 - delta)) / a,
+                                                         rel=1e-12)
+        assert state["t_optimal"] in ("correct", "wrong")
+
+
+@pytest.mark.parametrize(("p", "delta"), [(0.2, 0.1), (0.3, 0.1), (0.45, 0.1), (0.7, 0.05), (0.95, 0.1)])
+def test_epsilon_state_optimum_is_the_two_sided_bound(p, delta):
+    """Every wrong value at distance a: the optimum is min(eps_lb, eps_ub) / a (Sec. 3.2, R = a),
+    at or above Eq. (main) for any lighter comparison set."""
+    expect = min(eps_lb(p, delta) if p + delta < 1 else math.inf,
+                 eps_ub(p, delta) if p - delta > 0 else math.inf) / 2.0
+    state = widgets.epsilon_state(delta=delta, p=p, q=0.9 * (1 - p), a=2.0)
+    assert state["epsilon_optimal"] == pytest.approx(expect, rel=1e-12)
+    if p + delta < 1:  # Eq. (main) bounds the attacker's gain only: at most its optimum
+        assert 0 < state["epsilon"] < eps_lb(p, delta) / 2.0
+    else:  # no gain beyond p + delta is possible, but the loss still binds
+        assert state["epsilon"] == math.inf and state["epsilon_optimal"] < math.inf
+
+
+def test_epsilon_state_optimum_when_no_noise_is_needed_and_for_bad_input():
+    state = widgets.epsilon_state(delta=0.8, p=0.3)  # p + delta >= 1 and p - delta <= 0
+    assert state["epsilon_optimal"] == math.inf
+    assert widgets.summary(state)[0][1] == "any (no noise needed)"
+    bad = widgets.epsilon_state(delta=0.1, p=1.5)
+    assert bad["epsilon_optimal"] is None and "p" in bad["optimal_message"]
+
+
+def test_epsilon_widget_q_follows_one_minus_p():
+    w = widgets.epsilon_widget(p=0.2, plot=False)
+    q, rest, p = child(w, "q"), child(w, "q = 1 − p"), child(w, "p")
+    assert q.disabled and q.value == pytest.approx(0.8)
+    p.value = 0.35
+    assert q.value == pytest.approx(0.65) and w.result["q"] is None
+    rest.value = False
+    assert not q.disabled and q.value == pytest.approx(0.65)
+    q.value = 0.4
+    p.value = 0.3
+    assert q.value == pytest.approx(0.4) and w.result["q"] == pytest.approx(0.4)
+    rest.value = True
+    assert q.disabled and q.value == pytest.approx(0.7)
+    assert widgets.epsilon_widget(p=0.2, q=0.5, plot=False).children[3].disabled is False
+
+
+def _normal_optimum(t, r, delta):
+    """The optimal epsilon for N(0, 1) at the true value t, from the definitions (Def. 7):
+    the posterior of [t - r, t + r] under a Laplace kernel exp(-eps|x - c|) (upper side) or
+    the inverted kernel exp(+eps|x - c|) (lower side), c in the ball, in closed form with
+    Phi (phi(x) e^{kx} = e^{k^2/2} phi(x - k)); the largest eps with both sides within delta."""
+    from scipy.optimize import brentq, minimize_scalar
+    from scipy.special import ndtr
+
+    lo, hi = t - r, t + r
+    p = ndtr(hi) - ndtr(lo)
+
+    def posterior(eps, c, s):  # s = +1: Laplace kernel, s = -1: the inverted one
+        left_in = np.exp(-s * eps * c) * (ndtr(c - s * eps) - ndtr(lo - s * eps))
+        right_in = np.exp(s * eps * c) * (ndtr(hi + s * eps) - ndtr(c + s * eps))
+        total = np.exp(-s * eps * c) * ndtr(c - s * eps) + np.exp(s * eps * c) * ndtr(-(c + s * eps))
+        return (left_in + right_in) / total
+
+    def worst(eps):
+        cs = np.linspace(lo, hi, 2001)
+        out = []
+        for s, sign in ((1, 1.0), (-1, -1.0)):
+            vals = sign * posterior(eps, cs, s)
+            i = int(np.argmax(vals))
+            a, b = cs[max(i - 1, 0)], cs[min(i + 1, cs.size - 1)]
+            best = minimize_scalar(lambda c, s=s, sign=sign: -sign * posterior(eps, c, s),
+                                   bounds=(a, b), method="bounded", options={"xatol": 1e-12})
+            out.append(max(vals[i], -best.fun))
+        return max(out[0] - p, p + out[1]) - delta  # out[1] = -min posterior
+
+    return brentq(worst, 1e-6, 20.0, xtol=1e-14, rtol=1e-13)
+
+
+def test_attribute_state_optimum_for_a_normal_prior_matches_the_definition():
+    state = widgets.attribute_state(family="normal", scale=1.0, t_offset=0.0, r=0.25, delta=0.1)
+    assert state["epsilon_optimal"] == pytest.approx(_normal_optimum(0.0, 0.25, 0.1), rel=1e-7)
+    t_worst = state["t_optimal_worst"]
+    eps_worst = state["epsilon_optimal_worst"]
+    assert eps_worst == pytest.approx(_normal_optimum(t_worst, 0.25, 0.1), rel=1e-7)
+    # the worst true value: no t of a grid does worse, and the grid's worst is close to it
+    grid = [_normal_optimum(t, 0.25, 0.1) for t in np.linspace(0.0, 3.0, 31)]
+    assert min(grid) >= eps_worst * (1 - 1e-9)
+    assert min(grid) == pytest.approx(eps_worst, rel=2e-3)
+    assert eps_worst < state["epsilon_optimal"]  # t = 0 is not the worst value
+    # the construction at its own worst value is at most the optimum there
+    assert state["epsilon_worst"] <= eps_worst
+
+
+def test_summary_puts_the_optimum_first():
+    state = widgets.attribute_state(family="normal", scale=1.0, t_offset=0.0, r=0.25, delta=0.1)
+    rows = widgets.summary(state)
+    assert rows[0][0] == "optimal ε, worst true value"
+    assert rows[0][1] == f"{state['epsilon_optimal_worst']:.4g}"
+    assert f"t = {state['t_optimal_worst']:.4g}" in rows[0][2]
+    assert [r[0] for r in rows[1:]] == ["sound construction, worst true value",
+                                        "optimal ε at t = 0", "sound construction at t = 0"]
+    assert rows[3][1] == f"{state['epsilon']:.4g}"
+    cats = widgets.summary(widgets.attribute_state(family="cats", t="white", delta=0.1))
+    # Sec. 6.1's colours: the worst is black (p = 0.4, both sides: ln 1.5); white (p = 0.1)
+    assert cats[0][1] == f"{math.log(1.5):.4g}" and "t = black" in cats[0][2]
+    assert cats[2][0] == "optimal ε at t = white" and cats[2][1] == f"{eps_lb(0.1, 0.1):.4g}"
+
+
+def test_widgets_show_the_numbers_when_drawing(monkeypatch):
+    import IPython.display
+
+    shown = []
+    monkeypatch.setattr(IPython.display, "display", lambda obj, raw=False: shown.append(obj))
+    w = widgets.attribute_widget(plot=True)
+    child(w, "t / scale").value = 1.0
+    html = [o["text/html"] for o in shown if isinstance(o, dict) and "text/html" in o]
+    assert html and "optimal ε, worst true value" in html[-1]
+    assert f"{w.result['epsilon_optimal_worst']:.4g}" in html[-1]

@@ -50,13 +50,19 @@ def plot_epsilon_against_a(name: str, ax=None):
         _, ax = plt.subplots(figsize=(7, 4))
     r, R = ex["r"], example_R(name)
     a = np.linspace(r * 1.0001, R, 1500)
+    top = 0.0
     for construction, style in (("paper", "-"), ("sound", "--")):
         eps = epsilon_against_a(name, a, construction=construction)
         ax.plot(a, eps, style, label=f"{construction} construction")
         best = best_a(name, construction)
+        top = max(top, best.epsilon)
         ax.plot([best.a], [best.epsilon], "o", color=ax.lines[-1].get_color())
+        # the paper's (upper) curve labelled above its peak, the sound one below its own,
+        # where the space between the curves and under them is free
+        above = construction == "paper"
         ax.annotate(f"best a = {best.a:.1f}", (best.a, best.epsilon), textcoords="offset points",
-                    xytext=(5, 5 if construction == "paper" else -14), fontsize=8)
+                    xytext=(0, 7 if above else -24), ha="center", va="bottom" if above else "top",
+                    fontsize=8, color=ax.lines[-1].get_color())
     infeasible = np.isnan(epsilon_against_a(name, a, construction="paper"))
     if infeasible.any():
         ax.axvspan(r, a[infeasible].max(), color="0.85", label="no eps > 0 (paper)")
@@ -65,7 +71,8 @@ def plot_epsilon_against_a(name: str, ax=None):
     ax.set_ylabel("epsilon per unit of distance")
     ax.set_title(f"{name}: t = mu, r = {r:g}, delta = {ex['delta']:g}")
     ax.set_xlim(r, R)
-    ax.legend(fontsize=8)
+    ax.set_ylim(-0.04 * top, 1.22 * top)  # room for the label above the highest peak
+    ax.legend(fontsize=8, loc="lower right")
     return ax
 
 
