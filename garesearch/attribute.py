@@ -44,6 +44,7 @@ import numpy as np
 
 from . import bound
 from ._backend import NUMPY
+from ._plain import PlainFields
 from ._univariate import check_common, laplace_scale
 from .errors import InfeasibleError, ParameterError
 from .optimal import epsilon_optimal
@@ -56,7 +57,7 @@ _CONSTRUCTIONS = ("optimal", "sound", "pointwise", "paper")
 
 
 @dataclass(frozen=True)
-class AttributeResult:
+class AttributeResult(PlainFields):
     """What :func:`epsilon_for_attribute` found.
 
     Attributes
@@ -522,7 +523,12 @@ def epsilon_for_attribute(
     t : optional
         The true value.  ``None`` (default): the worst case over every value the prior
         allows (all values of a finite prior; for a density a scan through the far tails,
-        refined locally, with the limit at an unbounded end).
+        refined locally, with the limit at an unbounded end), for every construction; the
+        result's ``t`` says which value that was.  The two sides can be worst at different
+        values: for the salary of Sec. 6.2 and ``"paper"``, the lower side (Sec. 3.2's
+        :math:`\epsilon_{ub}` over ``R``) binds with ``sides="both"`` and is worst where the
+        ball holds the most mass, the mean (0.000502 at ``t = 2000``), while the upper side
+        alone (``sides="upper"``, as Sec. 6.2 takes it) is worst at ``t = 1843`` (0.000721).
     R : float, optional
         Largest radius of the comparison set (``"sound"`` and ``"paper"`` only; the paper's
         ``R``).  Default: the whole support for ``"sound"``, :meth:`Prior.paper_R` for
@@ -547,6 +553,13 @@ def epsilon_for_attribute(
         Bad input: ``delta`` outside (0, 1), ``r < 0``, ``r >= R``, ``t`` outside the prior.
     InfeasibleError
         If no epsilon > 0 meets the request.
+
+    See Also
+    --------
+    garesearch.optimal.epsilon_optimal : The default construction: the optimum over every epsilon-DP mechanism.
+    garesearch.pointwise.epsilon_pointwise : The pointwise bound (``construction="pointwise"``).
+    garesearch.events.epsilon_for_goal : AND / OR goals over several attributes (Sec. 4.2, 4.3).
+    garesearch.calibration.calibrate : A noise scale under the worst, tail or average reading.
 
     Examples
     --------

@@ -69,6 +69,7 @@ import numpy as np
 
 from . import bound
 from ._backend import NUMPY
+from ._plain import PlainFields
 from .attribute import maximise
 from .errors import InfeasibleError, ParameterError
 from .goals import (
@@ -106,7 +107,7 @@ def _is_real(x) -> bool:
 # Results
 # ------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class GoalResult:
+class GoalResult(PlainFields):
     """What :func:`comparison_set_epsilon` found (the comparison-set constructions).
 
     Attributes

@@ -33,6 +33,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from ._plain import PlainFields
 from .attribute import epsilon_for_attribute
 from .comparison_sets import (
     GoalResult,
@@ -81,7 +82,7 @@ _CONSTRUCTIONS = ("optimal", "sound", "paper")
 
 
 @dataclass(frozen=True)
-class SeparateResult:
+class SeparateResult(PlainFields):
     """Sec. 4.3, variant 1: every goal protected on its own; the smallest epsilon wins."""
 
     epsilon: float
@@ -159,6 +160,13 @@ def epsilon_for_goal(
         construction given to another, ...).
     InfeasibleError
         If no epsilon > 0 meets the request.
+
+    See Also
+    --------
+    garesearch.goal_optimal.optimal_epsilon : The default construction.
+    garesearch.comparison_sets.comparison_set_epsilon : Theorems 1 and 2's comparison sets (``construction="sound"``, ``"paper"``).
+    garesearch.attribute.epsilon_for_attribute : One attribute (Sec. 4.1).
+    garesearch.pleak.epsilon_for_pleak_goal : A goal read from PLEAK's files.
 
     Examples
     --------

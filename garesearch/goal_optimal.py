@@ -189,6 +189,7 @@ from ._goal_model import (
     true_coords,
 )
 from ._goal_pyramid import PyramidWitness, RidgeWitness, best_pyramid
+from ._plain import PlainFields
 from .bound import eps_lb, eps_ub
 from .errors import InfeasibleError, ParameterError
 from .goals import attributes_of, check_norm, lp_norm
@@ -216,7 +217,7 @@ class CutShortWarning(UserWarning):
 
 
 @dataclass(frozen=True)
-class OptimalGoalResult:
+class OptimalGoalResult(PlainFields):
     """What :func:`optimal_epsilon` found (beyond the paper).
 
     The fields every goal result has (``epsilon``, ``t``, ``p``, ``event``, ``method``,
@@ -689,6 +690,11 @@ def optimal_epsilon(goal, *, delta: float, t: Any = None, norm: float = math.inf
     -----
     CutShortWarning
         When ``budget`` stopped the schedule (the result's ``cut_short`` is ``True``).
+
+    See Also
+    --------
+    garesearch.events.epsilon_for_goal : The entry point; the paper's constructions by name.
+    garesearch.optimal.epsilon_optimal : The optimum for one attribute.
 
     Examples
     --------

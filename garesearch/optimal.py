@@ -104,6 +104,7 @@ from ._args import SIDES
 from ._kernels import Margins, Side, certify_density, far_tail_epsilon, logit_bounds, solve_finite
 from ._optimal_density import S_GRID, DensityProblem
 from ._optimal_finite import FiniteProblem, worst_posterior_lp
+from ._plain import PlainFields
 from ._univariate import check_common, laplace_scale
 from .errors import InfeasibleError, ParameterError
 from .priors import Categorical, Prior, _middle
@@ -115,7 +116,7 @@ __all__ = ["OptimalResult", "epsilon_optimal", "posterior_extremes", "worst_post
 # Public API
 # ------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class OptimalResult:
+class OptimalResult(PlainFields):
     r"""What :func:`epsilon_optimal` found.
 
     Attributes
@@ -132,10 +133,12 @@ class OptimalResult:
         ``"upper"`` (the attacker's gain), ``"lower"`` (the loss) or ``"none"``.
     epsilon_upper, epsilon_lower : float
         The optimum of each side (``inf`` where a side never binds or was not asked for).
-    centre : float
+    centre : float or label
         The worst-case likelihood: the kernel :math:`e^{-\epsilon|x - c|}` (upper side; the
         Laplace mechanism's output ``y = c``) or :math:`e^{+\epsilon|x - c|}` (lower side)
-        with this ``c``.
+        with this ``c``.  Under the discrete metric (a :class:`Categorical` prior with
+        labels) ``c`` is the worst true value's label and the kernel
+        :math:`e^{\mp\epsilon\, d(x, c)}`, ``d`` the discrete metric (Sec. 4.1).
     posterior : float
         The posterior that kernel gives :math:`\mathcal B(t, r)` at ``epsilon``.
     far_tail : bool
@@ -174,10 +177,16 @@ class OptimalResult:
         return posterior_extremes(self.prior, t=self.t, r=self.r, epsilon=self.epsilon)["upper"]
 
     def kernel(self, x):
-        r"""The worst-case likelihood at ``epsilon``, :math:`e^{\mp\epsilon|x - c|}` (up to scale)."""
+        r"""The worst-case likelihood at ``epsilon``, :math:`e^{\mp\epsilon|x - c|}` (up to scale;
+        under the discrete metric :math:`e^{\mp\epsilon\, d(x, c)}` of a label ``x``, or of
+        each label of a list ``x``)."""
         if self.centre is None or math.isinf(self.epsilon):
             raise ParameterError("this result has no witness likelihood (no noise is needed)")
         sign = -1.0 if self.binding == "upper" else 1.0
+        if isinstance(self.prior, Categorical) and self.prior.metric == "discrete":
+            d = [0.0 if v == self.centre else 1.0 for v in (x if isinstance(x, list) else [x])]
+            k = np.exp(sign * self.epsilon * np.array(d))
+            return k if isinstance(x, list) else float(k[0])
         return np.exp(sign * self.epsilon * np.abs(np.asarray(x, dtype=float) - self.centre))
 
 
@@ -388,9 +397,12 @@ def _discrete(prior, r, delta, t, sides):
     if not math.isinf(eps):
         e = math.exp(eps)
         post = p * e / (p * e + 1 - p) if binding == "upper" else p / (p + (1 - p) * e)
+    # the bound is attained (closed form): the optimum is exact, and the worst likelihood is
+    # the kernel exp(-+epsilon d(x, t)) centred on the worst true value itself
     return OptimalResult(
         epsilon=eps, t=v, r=r, delta=delta, p=p, binding=binding, epsilon_upper=up,
-        epsilon_lower=low, centre=None, posterior=post, sides=sides, prior=prior,
+        epsilon_lower=low, centre=None if post is None else v, posterior=post, sides=sides,
+        prior=prior, epsilon_hi=eps,
     )
 
 
@@ -588,6 +600,12 @@ def epsilon_optimal(
     InfeasibleError
         If no epsilon > 0 meets the request (for example the lower side over a tail heavier
         than every exponential, where the posterior can be pushed to 0).
+
+    See Also
+    --------
+    garesearch.attribute.epsilon_for_attribute : The same optimum, and the paper's constructions by name.
+    garesearch.goal_optimal.optimal_epsilon : The optimum for goals over several attributes.
+    garesearch.exact.exact_epsilon : The largest epsilon at which the Laplace mechanism itself stays within ``delta``.
 
     Examples
     --------

@@ -57,6 +57,7 @@ import numpy as np
 
 from . import bound
 from ._evaluate import scalar_values
+from ._plain import PlainFields
 from ._pleak_format import (
     And,
     Knowledge,
@@ -93,7 +94,7 @@ __all__ = [
 # From goal + knowledge to epsilon
 # ------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class GoalResult:
+class GoalResult(PlainFields):
     """Epsilon for a PLEAK goal.
 
     Attributes

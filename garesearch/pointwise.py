@@ -75,6 +75,7 @@ from typing import Any
 import numpy as np
 
 from ._kernels import _root_sound
+from ._plain import PlainFields
 from ._univariate import check_common, laplace_scale
 from .errors import InfeasibleError, ParameterError
 from .optimal import epsilon_optimal, tie_break
@@ -234,7 +235,7 @@ def pointwise_ratios(prior: Prior, t: float, r: float, epsilon: float) -> tuple[
 
 
 @dataclass(frozen=True)
-class PointwiseResult:
+class PointwiseResult(PlainFields):
     """What :func:`epsilon_pointwise` found (beyond the paper; fields as in
     :class:`~garesearch.attribute.AttributeResult`, Sec. 4.1).
 

@@ -42,6 +42,7 @@ import numpy as np
 
 from . import noise as _noise
 from ._evaluate import as_float_array, scalar_values
+from ._plain import PlainFields
 from .errors import ParameterError
 from .paper.examples import COLOURS, GENDERS, SALARY
 
@@ -68,13 +69,11 @@ _MAX_DRAWS = 10**8
 _NUMPY_NOTE = (
     "numpy's floating-point Laplace sampler is open to the attack of Mironov (CCS 2012): "
     "its output can reveal the exact answer; use it to teach and to test, not to publish. "
-    "Install OpenDP for releases: pip install 'garesearch[opendp]'"
 )
 _NUMPY_NOTE_GAUSSIAN = (
     "numpy's floating-point Gaussian sampler is open to attacks of the kind Mironov showed for "
     "Laplace noise (CCS 2012; for Gaussian samplers, Jin et al., IEEE S&P 2022): its output can reveal "
     "the exact answer; use it to teach and to test, not to publish. "
-    "Install OpenDP for releases: pip install 'garesearch[opendp]'"
 )
 _NUMPY_LABEL = "numpy (floating-point sampler, not for publication: Mironov 2012)"
 
@@ -84,7 +83,7 @@ class InsecureNoiseWarning(UserWarning):
 
 
 @dataclass(frozen=True)
-class Release:
+class Release(PlainFields):
     """A noisy answer and what it means (Sec. 6.1 and 6.2; the error interval of App. A.1).
 
     The exact answer is deliberately not kept: a release can be printed, logged and
@@ -162,6 +161,18 @@ def _opendp_measurement(scale: float, vector: bool):
         raise ParameterError(f"scale: OpenDP's Laplace measurement rejects scale={scale!r} ({exc})") from None
 
 
+def _why_numpy(backend, seed) -> str:
+    """Why a release draws from numpy, and what would draw from OpenDP instead (the second
+    half of the :class:`InsecureNoiseWarning`)."""
+    if not opendp_available():
+        return "OpenDP is not installed; for releases: pip install 'garesearch[opendp]'"
+    if backend == "numpy":
+        return "backend='numpy' was asked for; OpenDP is installed: give backend='opendp' (or none) for releases"
+    return ("a seed was given: OpenDP's sampler draws from a cryptographically secure generator "
+            "and cannot be seeded, so a seeded release uses numpy's generator; call without "
+            "seed for releases (OpenDP)")
+
+
 def _backend(backend, seed) -> str:
     """The backend to draw from: ``backend``, or by default OpenDP if installed (and no seed)."""
     if backend is None:
@@ -216,6 +227,34 @@ def laplace_noise(size: int, *, scale: float, backend: str | None = None, seed=N
     return np.asarray(meas([0.0] * int(size)), dtype=float)
 
 
+def _result_epsilon(epsilon):
+    """The epsilon to release with: ``epsilon`` itself, or the safe epsilon of a result of
+    :func:`garesearch.epsilon_for_attribute` / :func:`garesearch.epsilon_for_goal` (its
+    ``epsilon``: for the optimum, the certified lower end of its bracket)."""
+    if isinstance(epsilon, (int, float, np.integer, np.floating, np.ndarray)) or epsilon is None:
+        return epsilon
+    from .attribute import AttributeResult
+    from .comparison_sets import GoalResult
+    from .goal_optimal import OptimalGoalResult
+    from .optimal import OptimalResult
+    from .pointwise import PointwiseResult
+
+    if not isinstance(epsilon, (OptimalResult, OptimalGoalResult, PointwiseResult, AttributeResult, GoalResult)):
+        return epsilon  # scalar_values names it as a bad epsilon
+    if getattr(epsilon, "construction", None) == "paper":
+        raise ParameterError(
+            "epsilon: a result of construction='paper' (Eq. (main) as printed) is not sound in "
+            "general; release with the default construction (the optimum) or 'sound'"
+        )
+    value = float(epsilon.epsilon)
+    if math.isinf(value):
+        raise ParameterError(
+            "epsilon: the result needs no noise (epsilon = inf: every epsilon-DP mechanism keeps "
+            "the advantage within delta); there is no Laplace scale to release with"
+        )
+    return value
+
+
 def laplace_release(
     true_value: float, *, epsilon: float, sensitivity: float = 1.0, confidence: float = 0.95,
     backend: str | None = None, seed=None,
@@ -231,8 +270,13 @@ def laplace_release(
     ----------
     true_value : float
         The exact answer of the query (finite).
-    epsilon : float
-        Epsilon per unit of distance (e.g. from :func:`garesearch.epsilon_for_attribute`), > 0.
+    epsilon : float or result
+        Epsilon per unit of distance, > 0, or the result of
+        :func:`garesearch.epsilon_for_attribute` or :func:`garesearch.epsilon_for_goal`
+        (an ``OptimalResult``, ``OptimalGoalResult``, ``PointwiseResult``, or the sound
+        comparison set's result): its ``epsilon``, the safe end (for the optimum, the
+        certified lower end of its bracket).  A result of ``construction="paper"`` is
+        refused (not sound in general), as is one that needs no noise.
     sensitivity : float
         Largest change of the query per unit of distance, > 0.
     confidence : float
@@ -241,9 +285,11 @@ def laplace_release(
         Where the noise comes from.  Default: OpenDP's Laplace measurement when OpenDP is
         installed and no ``seed`` is given; otherwise numpy, with an
         :class:`InsecureNoiseWarning` (floating-point noise, Mironov 2012: not for
-        publication).
+        publication) that says why numpy was used.
     seed : int or numpy.random.Generator, optional
-        Reproducible numpy draws (implies the numpy backend by default).
+        Reproducible numpy draws.  OpenDP's sampler draws from a cryptographically
+        secure generator and cannot be seeded, so a seed selects numpy (by default): for
+        teaching and tests, not for releases.
 
     Returns
     -------
@@ -253,6 +299,12 @@ def laplace_release(
     -----
     InsecureNoiseWarning
         Whenever the noise comes from numpy.
+
+    See Also
+    --------
+    garesearch.attribute.epsilon_for_attribute : The epsilon to release at.
+    garesearch.release.gaussian_release : Gaussian noise.
+    garesearch.noise.noise_bound : The error interval (App. A.1).
 
     Notes
     -----
@@ -269,7 +321,8 @@ def laplace_release(
     >>> round(rel.scale, 2), abs(rel.error_bound - rel.scale * math.log(20)) < 1e-12  # App. A.1, 95%
     (1.86, True)
     """
-    backend = _backend(backend, seed)
+    requested, backend = backend, _backend(backend, seed)
+    epsilon = _result_epsilon(epsilon)
     v = scalar_values(true_value=true_value, epsilon=epsilon, sensitivity=sensitivity,
                       confidence=confidence)
     scale = _noise.laplace_scale(epsilon=v["epsilon"], sensitivity=v["sensitivity"])
@@ -277,7 +330,7 @@ def laplace_release(
         raise ParameterError(f"confidence must lie in (0, 1); got {v['confidence']}")
     bound = _noise.noise_bound(v["confidence"], noise="laplace", scale=scale)
     if backend == "numpy":
-        warnings.warn(_NUMPY_NOTE, InsecureNoiseWarning, stacklevel=2)
+        warnings.warn(_NUMPY_NOTE + _why_numpy(requested, seed), InsecureNoiseWarning, stacklevel=2)
         value = v["true_value"] + float(laplace_noise(1, scale=scale, backend="numpy", seed=seed)[0])
         label = _NUMPY_LABEL
     else:
@@ -297,7 +350,7 @@ def laplace_release(
 
 
 @dataclass(frozen=True)
-class GaussianRelease:
+class GaussianRelease(PlainFields):
     r"""A noisy answer with Gaussian noise and what it means (beyond the paper).
 
     The exact answer is deliberately not kept: a release can be printed, logged and
@@ -466,9 +519,10 @@ def gaussian_release(
         Probability of the reported error interval, in (0, 1).
     backend : {"opendp", "numpy"}, optional
         Default: OpenDP's Gaussian measurement when OpenDP is installed and no ``seed`` is
-        given; otherwise numpy, with an :class:`InsecureNoiseWarning`.
+        given; otherwise numpy, with an :class:`InsecureNoiseWarning` that says why.
     seed : int or numpy.random.Generator, optional
-        Reproducible numpy draws (implies the numpy backend by default).
+        Reproducible numpy draws (OpenDP's sampler cannot be seeded, so a seed selects numpy
+        by default): for teaching and tests, not for releases.
 
     Returns
     -------
@@ -478,6 +532,11 @@ def gaussian_release(
     -----
     InsecureNoiseWarning
         Whenever the noise comes from numpy.
+
+    See Also
+    --------
+    garesearch.calibration.calibrate : The scale for a target under the tail or average reading.
+    garesearch.release.laplace_release : Laplace noise (pure epsilon-DP).
 
     Notes
     -----
@@ -497,7 +556,7 @@ def gaussian_release(
     """
     from .calibration import CalibrationResult
 
-    backend = _backend(backend, seed)
+    requested, backend = backend, _backend(backend, seed)
     if (scale is None) == (rho is None):
         raise ParameterError("give exactly one of scale (noise scale per unit of distance) and rho (zCDP budget)")
     if isinstance(scale, CalibrationResult):
@@ -532,7 +591,7 @@ def gaussian_release(
         _noise.noise_bound(v["confidence"], noise="gaussian", scale=s))
     rho_unit = 1.0 / (2.0 * unit * unit)
     if backend == "numpy":
-        warnings.warn(_NUMPY_NOTE_GAUSSIAN, InsecureNoiseWarning, stacklevel=2)
+        warnings.warn(_NUMPY_NOTE_GAUSSIAN + _why_numpy(requested, seed), InsecureNoiseWarning, stacklevel=2)
         value = v["true_value"] + float(gaussian_noise(1, scale=s, integer=integer, backend="numpy", seed=seed)[0])
         label = _NUMPY_LABEL
     else:
