@@ -68,6 +68,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._plain import PlainFields
 from ._roots import narrow_bracket
 from .additive import ScaledNoise, check_scale, resolve
 from .errors import ParameterError
@@ -86,7 +87,7 @@ _GL16 = np.polynomial.legendre.leggauss(16)
 
 
 @dataclass(frozen=True)
-class ReconstructionResult:
+class ReconstructionResult(PlainFields):
     """What :func:`reconstruction_advantage` found.
 
     Attributes
@@ -253,13 +254,16 @@ def _diameter(prior) -> float:
     return float(high - low)
 
 
-def prior_free_bound(prior: Prior, mechanism, *, scale: float, r: float, releases: int = 1) -> float:
+def prior_free_bound(prior: Prior, mechanism, *, scale: float | None = None, r: float, releases: int = 1) -> float:
     r"""Hayes et al. / Kaissis et al.'s bound :math:`1 - f(\kappa)` on any attacker's success (beyond the paper).
 
     ``f`` is the trade-off curve of ``releases`` releases between the two inputs furthest apart
     (the prior's diameter; 1 for an unbounded prior), :math:`\kappa` the best blind guess
     (:func:`baseline_success`).  It ignores the prior beyond :math:`\kappa`; compare with the
-    exact success of :func:`reconstruction_advantage`.
+    exact success of :func:`reconstruction_advantage`.  ``mechanism`` and ``scale`` as for
+    :func:`garesearch.accounting.privacy_profile` (a list of releases is composed); ``f`` is
+    exact from the accountant's privacy-loss distribution where there is no closed form
+    (:func:`garesearch.accounting.tradeoff_from_pld`, a lower bound, so the bound is sound).
 
     Examples
     --------
@@ -267,7 +271,7 @@ def prior_free_bound(prior: Prior, mechanism, *, scale: float, r: float, release
     >>> round(prior_free_bound(Uniform(0, 1000), "laplace", scale=1000 / 1.8433, r=50), 3)
     0.604
     """
-    from .accounting import privacy_profile
+    from .accounting import as_composition, privacy_profile
 
     kappa, _ = baseline_success(prior, r)
     diam = _diameter(prior)
@@ -275,8 +279,9 @@ def prior_free_bound(prior: Prior, mechanism, *, scale: float, r: float, release
         return 1.0
     if diam == 0 or kappa >= 1:
         return 1.0
-    noise = resolve(mechanism)
-    prof = privacy_profile(noise, scale=scale, distance=diam, releases=_check_releases(releases))
+    if as_composition(mechanism) is None:
+        mechanism = resolve(mechanism)
+    prof = privacy_profile(mechanism, scale=scale, distance=diam, releases=_check_releases(releases))
     return float(1.0 - prof.tradeoff(kappa))
 
 
@@ -642,7 +647,7 @@ def _log_concave_continuous(prior, noise: ScaledNoise, s: float, r: float, n_max
     return float(np.sum(vals * wy))
 
 
-def reconstruction_advantage(prior: Prior, mechanism, *, scale: float, r: float,
+def reconstruction_advantage(prior: Prior, mechanism, *, scale: float | None = None, r: float,
                              releases: int = 1, prior_free: bool = True) -> ReconstructionResult:
     r"""Success of the Bayes-optimal attacker within ``r``, the blind baseline, and their gap (beyond the paper).
 
@@ -653,10 +658,15 @@ def reconstruction_advantage(prior: Prior, mechanism, *, scale: float, r: float,
     ----------
     prior : Prior
         The attacker's prior (numeric values).
-    mechanism : str or mechanism object
-        :data:`garesearch.additive.MECHANISMS` or a mechanism object.
+    mechanism : str, mechanism object, Composition or list of (str, float)
+        :data:`garesearch.additive.MECHANISMS` or a mechanism object; or different releases
+        (:class:`garesearch.accounting.Composition`, or a list of ``(noise name, scale)``
+        pairs): all Gaussian, one release of scale :math:`(\sum_i \sigma_i^{-2})^{-1/2}` (exact
+        for every prior); otherwise a binary secret, through the accountant's composed
+        privacy-loss distribution (one hockey-stick divergence).
     scale : float
-        Noise scale per unit of the attribute, > 0.
+        Noise scale per unit of the attribute, > 0 (required for one mechanism); for a
+        composition a common factor on its scales (default 1).
     r : float
         Precision of a correct guess, >= 0.
     releases : int
@@ -669,19 +679,39 @@ def reconstruction_advantage(prior: Prior, mechanism, *, scale: float, r: float,
     -------
     ReconstructionResult
 
+    See Also
+    --------
+    garesearch.reconstruction.prior_free_bound : The bound that holds for every prior.
+    garesearch.calibration.calibrate : The smallest scale that meets a target (``reading="average"``).
+    garesearch.tail.advantage_tail : The tail reading.
+
     Examples
     --------
     >>> from garesearch.priors import Categorical
     >>> res = reconstruction_advantage(Categorical({0: 0.5, 1: 0.5}), "gaussian", scale=3.978948, r=0)
     >>> round(res.advantage, 6)  # riskcal: 0.05 at prior 1/2
     0.05
+    >>> two = reconstruction_advantage(Categorical({0: 0.5, 1: 0.5}), [("gaussian", 5.0), ("gaussian", 6.666667)],
+    ...                                r=0, prior_free=False)  # (1/25 + 9/400)^(-1/2) = 4: sigma 4
+    >>> abs(two.success - reconstruction_advantage(Categorical({0: 0.5, 1: 0.5}), "gaussian", scale=4.0,
+    ...                                            r=0, prior_free=False).success) < 1e-7
+    True
     """
     from . import exact
+    from .accounting import as_composition
 
     r = _check_prior_r(prior, r)
+    comp = as_composition(mechanism)
+    k = _check_releases(releases)
+    if comp is not None:
+        factor = 1.0 if scale is None else check_scale(scale)
+        if comp.all_gaussian:  # one release of the equivalent scale (the weighted mean is sufficient)
+            return _relabelled(reconstruction_advantage(prior, "gaussian", scale=comp.gaussian_scale * factor,
+                                                        r=r, releases=k, prior_free=prior_free),
+                               comp.label, factor)
+        return _composed_binary(prior, comp, factor, r, k, prior_free)
     noise = resolve(mechanism)
     s = check_scale(scale)
-    k = _check_releases(releases)
     kappa, guess = baseline_success(prior, r)
     finite = isinstance(prior, Categorical)
     if noise.discrete and not finite:
@@ -732,4 +762,43 @@ def reconstruction_advantage(prior: Prior, mechanism, *, scale: float, r: float,
             bound = None
     return ReconstructionResult(success=success, baseline=kappa, advantage=success - kappa, guess=guess,
                                 prior_free_bound=bound, scale=s, releases=k, r=r, mechanism=noise.name,
+                                method=method)
+
+
+def _relabelled(res: ReconstructionResult, label: str, factor: float) -> ReconstructionResult:
+    from dataclasses import replace
+
+    return replace(res, mechanism=label, scale=factor)
+
+
+def _composed_binary(prior, comp, factor: float, r: float, k: int, prior_free: bool) -> ReconstructionResult:
+    """Different releases (not all Gaussian) of a binary secret: one hockey-stick divergence of the
+    accountant's composed privacy-loss distribution (:func:`binary_success_from_profile`)."""
+    from .accounting import privacy_profile
+
+    kappa, guess = baseline_success(prior, r)
+    finite = isinstance(prior, Categorical)
+    if finite and len(prior.values) == 1:
+        success, method = 1.0, "trivial (the best blind guess is always right)"
+    else:
+        binary = finite and len(prior.values) == 2 and 2 * r < prior.points[1] - prior.points[0]
+        if not binary:
+            raise ParameterError(
+                f"mechanism: for the composition {comp.label} the reconstruction advantage is computed for a binary "
+                "secret (a Categorical prior with two values further apart than 2r) through the accountant; for "
+                "other priors use Gaussian parts only (exact for every prior)"
+            )
+        if any(resolve(n).discrete for n, _ in comp.parts) and np.any(prior.points != np.round(prior.points)):
+            raise ParameterError(f"prior: integer noise needs integer values; got {prior.values}")
+        prof = privacy_profile(comp, scale=factor, distance=float(prior.points[1] - prior.points[0]), releases=k)
+        success = min(max(binary_success_from_profile(prof.dp_delta, float(prior.probs[1])), kappa), 1.0)
+        method = f"binary secret, one hockey-stick divergence ({prof.source})"
+    bound = None
+    if prior_free:
+        try:
+            bound = prior_free_bound(prior, comp, scale=factor, r=r, releases=k)
+        except ParameterError:  # no trade-off curve without the optional accountant
+            bound = None
+    return ReconstructionResult(success=success, baseline=kappa, advantage=success - kappa, guess=guess,
+                                prior_free_bound=bound, scale=factor, releases=k, r=r, mechanism=comp.label,
                                 method=method)

@@ -25,7 +25,19 @@ Poisson-subsampled Gaussian noise, so:
   dominates), so on rare outputs the posterior tends to 0 or 1, whatever ``sigma`` and ``q``.
 
 Other binary secrets (neither value 0) are a different pair (both values contribute); they are
-not computed here: shift the query so that one value contributes nothing.
+not computed here for Poisson subsampling: shift the query so that one value contributes nothing.
+
+Any other noise of :data:`garesearch.additive.MECHANISMS` but generalised Cauchy
+(:func:`subsampled_reading`): the same readings through the accountant's pair for that noise.
+Sampling without replacement (a batch of ``m`` of ``n`` records in each step,
+``sampling_prob = m/n``): replace-one neighbours, the binary secret's values need not include
+0, and every record's contribution is assumed to lie within the gap between the two values
+(as it does when every record's attribute takes one of them); the pair is dominated by Dong,
+Roth and Su's :math:`C_q(f)` (Thm. 4.2, :mod:`garesearch.accounting`), so the average reading
+is an upper bound (no longer exact) and the tail reading a bound.  The worst-case reading is
+not bounded by the profile: for Laplace noise use the pure epsilon
+:math:`\ln(1 + q(e^{\epsilon} - 1))` per step (``PrivacyProfile.epsilon``) with the
+worst-case machinery of the package.
 """
 
 from __future__ import annotations
@@ -36,15 +48,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._args import check_sides
+from ._plain import PlainFields
 from .additive import check_scale
 from .errors import InfeasibleError, ParameterError
 from .priors import Categorical, Prior
 
-__all__ = ["SubsampledResult", "subsampled_gaussian_reading"]
+__all__ = ["SubsampledResult", "subsampled_gaussian_reading", "subsampled_reading"]
 
 
 @dataclass(frozen=True)
-class SubsampledResult:
+class SubsampledResult(PlainFields):
     """What :func:`subsampled_gaussian_reading` found.
 
     Attributes
@@ -72,12 +85,12 @@ class SubsampledResult:
     method: str
 
 
-def _binary(prior):
+def _binary(prior, zero: bool = True):
     if not (isinstance(prior, Categorical) and prior.metric == "absolute" and len(prior.values) == 2):
-        raise ParameterError("prior: the subsampled Gaussian readings are computed for a binary secret "
+        raise ParameterError("prior: the subsampled readings are computed for a binary secret "
                              "(a Categorical prior with two numeric values)")
     x0, x1 = (float(v) for v in prior.points)
-    if 0.0 not in (x0, x1):
+    if zero and 0.0 not in (x0, x1):
         raise ParameterError(
             f"prior: one of the two values must be 0 (a record that contributes nothing, the add-or-remove pair "
             f"of the accountant); got {x0:g} and {x1:g}. Shift the query so that one value contributes 0."
@@ -108,6 +121,25 @@ def subsampled_gaussian_reading(prior: Prior, *, scale: float, sampling_prob: fl
                                 sides: str = "both", discretization: float = 1e-4) -> SubsampledResult:
     r"""The average or tail reading of ``steps`` Poisson-subsampled Gaussian releases (beyond the paper).
 
+    :func:`subsampled_reading` with Gaussian noise and Poisson sampling.
+
+    Examples
+    --------
+    >>> from garesearch.priors import Categorical
+    >>> res = subsampled_gaussian_reading(Categorical({0: 0.5, 1: 0.5}), scale=1.0, sampling_prob=1.0)
+    >>> round(res.success, 6)  # Phi(1/2): one Gaussian release, the threshold test
+    0.691462
+    """
+    return subsampled_reading(prior, "gaussian", scale=scale, sampling_prob=sampling_prob, steps=steps,
+                              reading=reading, r=r, delta=delta, sides=sides, discretization=discretization)
+
+
+def subsampled_reading(prior: Prior, mechanism="gaussian", *, scale: float, sampling_prob: float,
+                       sampling: str = "poisson", steps: int = 1, reading: str = "average", r: float = 0.0,
+                       delta: float | None = None, sides: str = "both",
+                       discretization: float = 1e-4) -> SubsampledResult:
+    r"""The average or tail reading of ``steps`` subsampled releases of any noise (beyond the paper).
+
     See the module docstring for the model (DP-SGD style: each step includes the record with
     probability ``sampling_prob``), the pair of output distributions, and why the worst case
     is infeasible.
@@ -115,11 +147,15 @@ def subsampled_gaussian_reading(prior: Prior, *, scale: float, sampling_prob: fl
     Parameters
     ----------
     prior : Categorical
-        A binary secret, one of whose values is 0.
+        A binary secret, one of whose values is 0 (Poisson sampling).
+    mechanism : str or mechanism object
+        Noise of :data:`garesearch.additive.MECHANISMS` other than ``"gencauchy"``.
     scale : float
-        :math:`\sigma` per unit of the attribute, > 0.
+        Noise scale per unit of the attribute, > 0.
     sampling_prob : float
         ``q`` in (0, 1].
+    sampling : {"poisson", "without_replacement"}
+        See the module docstring.
     steps : int
         ``k`` >= 1.
     reading : {"average", "tail"}
@@ -140,20 +176,32 @@ def subsampled_gaussian_reading(prior: Prior, *, scale: float, sampling_prob: fl
     Examples
     --------
     >>> from garesearch.priors import Categorical
-    >>> res = subsampled_gaussian_reading(Categorical({0: 0.5, 1: 0.5}), scale=1.0, sampling_prob=1.0)
-    >>> round(res.success, 6)  # Phi(1/2): one Gaussian release, the threshold test
-    0.691462
+    >>> res = subsampled_reading(Categorical({0: 0.5, 1: 0.5}), "laplace", scale=1.0, sampling_prob=1.0)
+    >>> round(res.success, 6)  # 1 - e^(-1/2)/2: one Laplace release, the threshold test
+    0.696735
     """
-    from .accounting import privacy_profile
+    from .accounting import _SAMPLING, privacy_profile
+    from .additive import resolve
     from .reconstruction import binary_success_from_profile
 
-    x0, x1, w0, w1 = _binary(prior)
+    noise = resolve(mechanism)
+    if noise.name == "gencauchy":
+        raise ParameterError("mechanism: subsampling is not supported for gencauchy noise (no accountant)")
+    if sampling not in _SAMPLING:
+        raise ParameterError(f"sampling must be one of {_SAMPLING}; got {sampling!r}")
+    x0, x1, w0, w1 = _binary(prior, zero=sampling == "poisson")
     s = check_scale(scale)
     if not (isinstance(sampling_prob, (int, float, np.integer, np.floating)) and 0 < sampling_prob <= 1):
         raise ParameterError(f"sampling_prob must lie in (0, 1]; got {sampling_prob!r}")
     if not (isinstance(steps, (int, np.integer)) and not isinstance(steps, bool) and steps >= 1):
         raise ParameterError(f"steps must be an integer >= 1; got {steps!r}")
     if reading not in ("average", "tail"):
+        if reading == "worst" and noise.name != "gaussian":
+            raise ParameterError(
+                f"reading='worst' of subsampled {noise.name} noise is not bounded by the privacy profile; its "
+                "likelihood ratio is at most the pure epsilon ln(1 + q(e^eps - 1)) per step "
+                "(privacy_profile(...).epsilon), which the worst-case functions of garesearch read"
+            )
         if reading == "worst":
             raise InfeasibleError(
                 "reading='worst' with subsampled Gaussian noise: no scale meets the advantage bound on every output "
@@ -165,7 +213,9 @@ def subsampled_gaussian_reading(prior: Prior, *, scale: float, sampling_prob: fl
     if not (isinstance(r, (int, float, np.integer, np.floating)) and 0 <= r and 2 * r < gap):
         raise ParameterError(f"r must lie in [0, {gap / 2:g}) (the ball holds one value); got {r!r}")
     q, k = float(sampling_prob), int(steps)
-    prof = privacy_profile("gaussian", scale=s, distance=gap, releases=k, sampling_prob=q,
+    if noise.discrete and gap != round(gap):
+        raise ParameterError(f"prior: {noise.name} noise needs integer values; got {prior.values}")
+    prof = privacy_profile(noise, scale=s, distance=gap, releases=k, sampling_prob=q, sampling=sampling,
                            discretization=discretization)
     base = dict(scale=s, sampling_prob=q, steps=k)
     if reading == "average":

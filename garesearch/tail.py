@@ -42,6 +42,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._args import check_sides
+from ._plain import PlainFields
 from .additive import ScaledNoise, check_scale, resolve
 from .errors import ParameterError
 from .priors import Categorical, Normal, Prior
@@ -50,7 +51,7 @@ __all__ = ["TailResult", "advantage_tail"]
 
 
 @dataclass(frozen=True)
-class TailResult:
+class TailResult(PlainFields):
     r"""What :func:`advantage_tail` found.
 
     Attributes
@@ -344,7 +345,7 @@ def _beta_t(prior, noise, s, r, delta, t, sides):
     return _grid_beta(prior, noise, s, r, delta, t, sides)
 
 
-def advantage_tail(prior: Prior, mechanism, *, scale: float, r: float, delta: float, t=None,
+def advantage_tail(prior: Prior, mechanism, *, scale: float | None = None, r: float, delta: float, t=None,
                    releases: int = 1, sides: str = "both") -> TailResult:
     r"""Probability :math:`\beta` that one release moves the posterior of a correct guess by more than ``delta``.
 
@@ -354,10 +355,14 @@ def advantage_tail(prior: Prior, mechanism, *, scale: float, r: float, delta: fl
     ----------
     prior : Prior
         The attacker's prior (numeric values; integers for the integer mechanisms).
-    mechanism : str or mechanism object
-        :data:`garesearch.additive.MECHANISMS` or a mechanism object.
+    mechanism : str, mechanism object, Composition or list of (str, float)
+        :data:`garesearch.additive.MECHANISMS` or a mechanism object; or different Gaussian
+        releases (:class:`garesearch.accounting.Composition`, or a list of
+        ``("gaussian", scale)`` pairs): their precision-weighted mean is sufficient, so they are
+        one release of scale :math:`(\sum_i \sigma_i^{-2})^{-1/2}` (exact).
     scale : float
-        Noise scale per unit of the attribute, > 0.
+        Noise scale per unit of the attribute, > 0 (required for one mechanism); for a
+        composition a common factor on its scales (default 1).
     r : float
         Precision of a correct guess, >= 0.
     delta : float
@@ -374,6 +379,11 @@ def advantage_tail(prior: Prior, mechanism, *, scale: float, r: float, delta: fl
     -------
     TailResult
 
+    See Also
+    --------
+    garesearch.calibration.calibrate : The smallest scale that meets a target on ``beta`` (``reading="tail"``).
+    garesearch.reconstruction.reconstruction_advantage : The average reading.
+
     Examples
     --------
     >>> from garesearch.priors import Normal
@@ -381,9 +391,23 @@ def advantage_tail(prior: Prior, mechanism, *, scale: float, r: float, delta: fl
     >>> 0 < res.beta < 1
     True
     """
+    from .accounting import as_composition
+
     r, delta, k = _check(prior, r, delta, sides, releases)
-    noise = resolve(mechanism)
-    s = check_scale(scale)
+    comp = as_composition(mechanism)
+    if comp is None:
+        noise = resolve(mechanism)
+        s = check_scale(scale)
+        label = noise.name
+    else:
+        if not comp.all_gaussian:
+            raise ParameterError(
+                f"mechanism: the tail reading of the composition {comp.label} is exact for Gaussian parts only "
+                "(their precision-weighted mean is sufficient); pass a list of ('gaussian', scale) pairs, or one "
+                "release of any noise"
+            )
+        scale = 1.0 if scale is None else check_scale(scale)
+        noise, s, label = resolve("gaussian"), comp.gaussian_scale * scale, comp.label
     if k > 1:
         if noise.name != "gaussian":
             raise ParameterError(
@@ -403,7 +427,7 @@ def advantage_tail(prior: Prior, mechanism, *, scale: float, r: float, delta: fl
             low, high = prior.support
             if not low <= t <= high:
                 raise ParameterError(f"t must lie in the prior's support [{low}, {high}]; got {t}")
-    base = dict(delta=delta, r=r, scale=float(scale), releases=k, mechanism=noise.name)
+    base = dict(delta=delta, r=r, scale=float(scale), releases=k, mechanism=label)
 
     if isinstance(prior, Normal) and noise.name == "gaussian":
         method = "closed form (normal posterior)"
