@@ -39,8 +39,10 @@ _LAZY: dict[str, str] = {
     "prior_free_bound": "reconstruction",
     "calibrate": "calibration",
     "subsampled_gaussian_reading": "subsampled",
+    "subsampled_reading": "subsampled",
     "CalibrationResult": "calibration",
     "privacy_profile": "accounting",
+    "Composition": "accounting",
     "plot_tradeoff": "accounting",
     # Sec. 4 through PLEAK's attacker files and goals; teaching widgets
     "read_attacker": "pleak",
@@ -75,6 +77,7 @@ _LAZY: dict[str, str] = {
     "AttributeResult": "attribute",
     # beyond the paper: the pointwise bound
     "epsilon_pointwise": "pointwise",
+    "least_noise_mechanism": "least_noise",
     # Sec. 4.2, 4.3: AND / OR events; Sec. 5: several outputs
     "Attribute": "goals",
     "AllOf": "goals",
