@@ -5,10 +5,11 @@ The site is built from what the main job wrote: the executed notebooks and ``cla
 runs it).  Pages generated at build time go to ``docs/_generated/`` (not stored):
 
 - ``api/``: one page per public module of garesearch (found with :mod:`pkgutil`, so a module
-  added later appears without editing the docs) and a table of the names that
-  ``garesearch/__init__.py`` exports;
+  added later appears without editing the docs) and the API entry page: the public calls
+  grouped by task (:data:`API_GROUPS`; every name ``garesearch/__init__.py`` exports appears);
 - ``notebooks/``: the executed notebooks (widgets as static snapshots);
-- ``README.md`` (for the landing page), ``claims.md`` and ``derivations.md``.
+- ``README.md`` (for the landing page), ``claims.md``, ``erratum.md`` (included by
+  ``docs/erratum.md``) and ``derivations.md``.
 
 Math is typeset by MathJax 3 from a local copy (:func:`garesearch.publish.copy_mathjax`), so the
 site reads the same without a network.
@@ -16,11 +17,17 @@ site reads the same without a network.
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+import inspect
 import os
 import pkgutil
-import shutil
+import re
 import sys
 from pathlib import Path
+
+from docutils.nodes import make_id
+from sphinx.ext import autosummary as _autosummary
 
 DOCS = Path(__file__).resolve().parent
 ROOT = DOCS.parent
@@ -40,23 +47,54 @@ release = version = garesearch.__version__
 extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
+    "sphinx.ext.intersphinx",
     "sphinx.ext.mathjax",
     "sphinx.ext.viewcode",
     "numpydoc",
     "myst_nb",
 ]
 source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}
-exclude_patterns = ["_build", "Thumbs.db", ".DS_Store"]
+exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "_inventories"]
 templates_path: list[str] = []
 
 # --- API reference ------------------------------------------------------------------------
 autosummary_generate = False
 autodoc_default_options = {"members": True, "show-inheritance": True}
 autodoc_member_order = "bysource"
+# a name re-exported by another module (garesearch.events.Attribute, defined in
+# garesearch.goals) gets no [source] link there: following it, viewcode would write the
+# source page's back-links with the re-exporting module's anchors, which the defining
+# module's page does not have
+viewcode_follow_imported_members = False
 autodoc_typehints = "none"  # numpydoc shows the types of the docstrings
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
 numpydoc_validation_checks: set[str] = set()
+
+# a summary (autosummary tables, the API pages) is the docstring's first sentence: a period
+# after one of these abbreviations does not end it ("... of Sec. 3.2 and Eq. (main).")
+_autosummary.WELL_KNOWN_ABBREVIATIONS = (
+    *_autosummary.WELL_KNOWN_ABBREVIATIONS,
+    "Sec.", "Secs.", "App.", "Def.", "Eq.", "Eqs.", "Thm.", "Fig.", "Prop.", "cf.", "resp.",
+    "w.r.t.", "approx.",
+)
+
+# --- links to other projects: inventories bundled in docs/_inventories/ (offline) ---------
+# The projects' objects.inv could not be downloaded where the site is built, so each bundled
+# inventory is generated from the installed package by docs/_inventories/make_inventories.py
+# and points to the project's real documentation (dp_accounting, which has no Sphinx site: to
+# its source files).  A real objects.inv dropped into that folder replaces one as it is.
+_INVENTORIES = DOCS / "_inventories"
+intersphinx_mapping = {
+    "python": ("https://docs.python.org/3/", str(_INVENTORIES / "python.inv")),
+    "numpy": ("https://numpy.org/doc/stable/", str(_INVENTORIES / "numpy.inv")),
+    "scipy": ("https://docs.scipy.org/doc/scipy/", str(_INVENTORIES / "scipy.inv")),
+    "opendp": ("https://docs.opendp.org/en/stable/", str(_INVENTORIES / "opendp.inv")),
+    "dp_accounting": (
+        "https://github.com/google/differential-privacy/blob/main/python/dp_accounting/",
+        str(_INVENTORIES / "dp_accounting.inv"),
+    ),
+}
 
 # --- notebooks and Markdown ---------------------------------------------------------------
 nb_execution_mode = "off"  # executed copies come from `garesearch reproduce`
@@ -102,30 +140,136 @@ def _write(path: Path, text: str) -> None:
         path.write_text(text, encoding="utf-8")
 
 
+#: the API entry page: the public calls grouped by task, each ``(heading, intro, names)``;
+#: exported names that no group lists appear under "More names" (nothing is left out)
+API_GROUPS: list[tuple[str, str, list[str]]] = [
+    ("One attribute",
+     "The epsilon for a bound ``delta`` on the advantage in guessing one attribute within "
+     "``r`` (Sec. 3.2, 4.1; Def. 7), and the priors it is computed for.",
+     ["attribute.epsilon_for_attribute", "optimal.epsilon_optimal",
+      "pointwise.epsilon_pointwise", "bound.epsilon_for_advantage",
+      "bound.advantage_for_epsilon", "bound.posterior_bound", "bound.worst_case_prior",
+      "bound.worst_case_epsilon", "bound.eps_lb", "bound.eps_ub", "priors.Normal",
+      "priors.Uniform", "priors.Categorical", "priors.PiecewiseUniform", "priors.Continuous",
+      "optimal.OptimalResult", "attribute.AttributeResult", "pointwise.PointwiseResult"]),
+    ("Goals",
+     "AND / OR goals over several attributes and the distance between records "
+     "(Sec. 4.2, 4.3, Sec. 5; Theorems 1, 2 and 4).",
+     ["goals.Attribute", "goals.AllOf", "goals.AnyOf", "goals.Coordinates",
+      "events.epsilon_for_goal", "events.epsilon_for", "events.epsilon_for_each",
+      "goal_optimal.optimal_epsilon", "goal_optimal.OptimalGoalResult", "goals.or_probability",
+      "goals.lp_ball_mass"]),
+    ("Noise and calibration",
+     "Noise scales for a target under the worst, tail or average reading, the noise "
+     "distributions, and the exact advantage of real mechanisms (App. A.1, App. B; beyond "
+     "the paper).",
+     ["calibration.calibrate", "calibration.CalibrationResult", "tail.advantage_tail",
+      "reconstruction.reconstruction_advantage", "reconstruction.prior_free_bound",
+      "subsampled.subsampled_gaussian_reading", "accounting.privacy_profile",
+      "accounting.plot_tradeoff", "additive.resolve", "noise.noise_mass", "noise.noise_bound",
+      "noise.laplace_scale", "mechanisms.Laplace", "mechanisms.Gaussian",
+      "mechanisms.GenCauchy", "mechanisms.RandomizedResponse", "exact.exact_advantage",
+      "exact.exact_epsilon", "exact.bayes_attacker_success", "exact.monte_carlo_attacker",
+      "exact.compare_epsilons", "exact.comparison_table", "exact.format_comparison",
+      "exact.EpsilonComparison", "approx_dp.advantage_with_confidence",
+      "approx_dp.confidence_for_advantage", "approx_dp.adp_posterior_bound",
+      "smooth_laplace.search_smooth_laplace", "readings.posterior_belief_bound",
+      "readings.lee_clifton_epsilon", "readings.lee_clifton_posterior",
+      "readings.worst_case_advantage", "readings.membership_advantage",
+      "readings.plot_readings", "risk_profile.kazan_reiter_ratio",
+      "risk_profile.kazan_reiter_epsilon", "risk_profile.kazan_reiter_profile"]),
+    ("Releases",
+     "Noisy answers drawn at a calibrated scale (OpenDP's samplers where installed), and "
+     "several outputs under one budget (Sec. 5, Sec. 6.1, 6.2).",
+     ["release.laplace_release", "release.gaussian_release", "release.Release",
+      "release.GaussianRelease", "composition.composed_epsilon", "composition.equal_split",
+      "composition.optimal_split"]),
+    ("The paper's constructions",
+     "The comparison sets of Eq. (main), Theorems 1 and 2 (sound and as printed), App. A's "
+     "radius and Lambert's W, the counterexamples and the figures.",
+     ["comparison_sets.comparison_set_epsilon", "comparison_sets.GoalResult",
+      "radius.optimal_radius_1d", "radius.lambert_epsilon", "lambertw.convergence_table",
+      "counterexamples.paper_counterexample", "counterexamples.soundness_counterexamples",
+      "counterexamples.theorem2_counterexample", "exact.soundness_counterexamples",
+      "figures.make_figures"]),
+    ("Claims and derivations",
+     "Every claim of the paper checked by computation, and every derivation redone "
+     "with sympy.",
+     ["claims.check_all", "claims.check_claim", "claims.write_report", "claims.verify",
+      "derivations.all_derivations"]),
+    ("Interfaces",
+     "PLEAK's attacker files and goals, teaching widgets, the command line, and the errors "
+     "every call raises.",
+     ["pleak.read_attacker", "pleak.read_goal", "pleak.epsilon_for_pleak_goal",
+      "widgets.epsilon_widget", "widgets.attribute_widget", "cli.main",
+      "errors.ParameterError", "errors.InfeasibleError"]),
+]
+
+
+def _main_module(name: str) -> bool:
+    """A module of the main listing: one that ``import garesearch`` names (a submodule or
+    the home of an exported name), or a subpackage of such a module."""
+    exported = set(getattr(garesearch, "_SUBMODULES", ())) | set(
+        getattr(garesearch, "_LAZY", {}).values())
+    return name.split(".")[1] in exported and name.count(".") == 1
+
+
+def _automodule(name: str) -> str:
+    """``automodule`` for ``name``, leaving out a re-exported name that is also a submodule
+    of ``name`` (documented on that submodule's page; the same full name twice otherwise)."""
+    module = importlib.import_module(name)
+    text = f".. automodule:: {name}\n"
+    if hasattr(module, "__path__"):
+        clashes = sorted(n for n in getattr(module, "__all__", ())
+                         if importlib.util.find_spec(f"{name}.{n}") is not None
+                         and not inspect.ismodule(getattr(module, n, None)))
+        if clashes:
+            text += f"   :exclude-members: {', '.join(clashes)}\n"
+    return text
+
+
 def _api_pages() -> None:
     modules = public_modules()
     for name in modules:
         title = f"``{name}``"
         _write(GENERATED / "api" / f"{name}.rst",
-               f"{title}\n{'=' * len(title)}\n\n.. automodule:: {name}\n")
-    by_module: dict[str, list[str]] = {}
-    for name, module in sorted(getattr(garesearch, "_LAZY", {}).items()):
-        by_module.setdefault(module, []).append(name)
+               f"{title}\n{'=' * len(title)}\n\n{_automodule(name)}")
+    lazy = getattr(garesearch, "_LAZY", {})
+    listed = {entry for _, _, names in API_GROUPS for entry in names}
+    more = [f"{module}.{n}" for n, module in sorted(lazy.items()) if f"{module}.{n}" not in listed]
+    groups = [*API_GROUPS, ("More names", "Further names that ``import garesearch`` gives.", more)]
     lines = [
         "API reference",
         "=============",
         "",
-        "``import garesearch`` gives these names (loaded on first use); each links to its",
-        "documentation, which cites the paper's equation or section it implements.",
+        "The public calls by task, each with the first sentence of its documentation (which "
+        "cites the paper's equation or section it implements).  Under each group, the names "
+        "that ``import garesearch`` gives directly (``garesearch.calibrate``, loaded on first "
+        "use); the others come from their module.  The :doc:`user guide </guide/index>` "
+        "shows them at work; every module has its own page (:ref:`api-modules`).",
         "",
     ]
-    for module in sorted(by_module):
-        heading = f"From ``garesearch.{module}``"
-        lines += [heading, "-" * len(heading), "", ".. autosummary::", ""]
-        lines += [f"   garesearch.{module}.{n}" for n in by_module[module]]
+    for heading, intro, names in groups:
+        if not names:
+            continue
+        lines += [heading, "-" * len(heading), "", intro, "", ".. autosummary::", ""]
+        lines += [f"   ~garesearch.{entry}" for entry in names]
         lines.append("")
-    lines += ["Modules", "-------", "", ".. toctree::", "   :maxdepth: 1", ""]
-    lines += [f"   {m}" for m in modules]
+        starred = [f"``{e.rsplit('.', 1)[1]}``" for e in names if lazy.get(e.rsplit(".", 1)[1])
+                   == e.rsplit(".", 1)[0]]
+        if starred:
+            lines += ["Given by ``import garesearch``: " + ", ".join(starred) + ".", ""]
+    main = [m for m in modules if _main_module(m)]
+    supporting = [m for m in modules if m not in main]
+    lines += [".. _api-modules:", "", "Modules", "-------", "",
+              "One page per module, with every public name it defines.", "",
+              ".. toctree::", "   :maxdepth: 1", ""]
+    lines += [f"   {m}" for m in main]
+    lines += ["", "Supporting modules", "^^^^^^^^^^^^^^^^^^", "",
+              "The paper section by section, the claims' machinery, the command-line commands, "
+              "the main job and the internals the modules above are built on.", "",
+              ".. toctree::", "   :maxdepth: 1", ""]
+    lines += [f"   {m}" for m in supporting]
     _write(GENERATED / "api" / "index.rst", "\n".join(lines) + "\n")
 
 
@@ -147,8 +291,13 @@ def _notebook_pages() -> None:
     for path in sorted((OUTPUT / "notebooks").glob("*.ipynb")):
         target = folder / path.name
         target.parent.mkdir(parents=True, exist_ok=True)
-        if not target.exists() or target.read_bytes() != path.read_bytes():
-            shutil.copyfile(path, target)
+        # a claims table shown in a notebook links to the claims' sections (``#claim-...``),
+        # which are on the claims page of the site, under the ids docutils makes of them
+        data = re.sub(rb"\]\(#(claim-[\w-]+)\)",
+                      lambda m: b"](../claims.html#" + make_id(m[1].decode()).encode() + b")",
+                      path.read_bytes())
+        if not target.exists() or target.read_bytes() != data:
+            target.write_bytes(data)
         names.append(path.stem)
     for stale in folder.glob("*.ipynb"):
         if stale.stem not in names:
@@ -166,6 +315,15 @@ def _claims_page() -> None:
 
     records = json.loads((OUTPUT / "claims.json").read_text(encoding="utf-8"))["claims"]
     _write(GENERATED / "claims.md", claims_report.to_markdown(records, targets="myst"))
+
+
+def _erratum_page() -> None:
+    import json
+
+    from garesearch import erratum
+
+    records = json.loads((OUTPUT / "claims.json").read_text(encoding="utf-8"))["claims"]
+    _write(GENERATED / "erratum.md", erratum.to_markdown(records, targets="myst"))
 
 
 def _derivations_page() -> None:
@@ -225,6 +383,7 @@ def _generate(app) -> None:
     _readme_page()
     _notebook_pages()
     _claims_page()
+    _erratum_page()
     _derivations_page()
 
 

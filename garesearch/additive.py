@@ -11,7 +11,7 @@ name                        noise of scale ``s`` added to the query         priv
 ``"laplace"``               density :math:`\frac{1}{2s}e^{-|z|/s}`          :math:`(1/s)`-DP
 ``"gaussian"``              :math:`\mathcal N(0, s^2)`                      :math:`\rho = 1/(2s^2)`-zCDP,
                                                                             :math:`(1/s)`-GDP
-``"gencauchy"``             :math:`\frac{\sqrt2}{\pi s}\frac{1}{1+(z/s)^4}`  :math:`(3^{3/4}/s)`-DP
+``"gencauchy"``             :math:`\frac{\sqrt2}{\pi s\,(1+(z/s)^4)}`       :math:`(3^{3/4}/s)`-DP
                             (App. A.1)
 ``"discrete_laplace"``      integers, :math:`\propto e^{-|k|/s}`            :math:`(1/s)`-DP
 ``"discrete_gaussian"``     integers, :math:`\propto e^{-k^2/(2s^2)}`       :math:`\rho = 1/(2s^2)`-zCDP
