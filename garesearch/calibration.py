@@ -45,6 +45,27 @@ the reading meets it (the accountant's pessimistic profile, the bound valid for 
   apply.  Only :math:`\beta < 1 - \alpha` can be met (a test that ignores the output reaches
   :math:`1 - \alpha`).
 
+A list of different releases (a :class:`~garesearch.accounting.Composition`, or a list of
+``(noise name, scale)`` pairs) is calibrated by one common factor ``c`` on the listed scales
+(``scale`` is ``c``, ``parts`` the releases at ``c``).  All Gaussian: one Gaussian release of
+scale :math:`c(\sum_i s_i^{-2})^{-1/2}` (the precision-weighted mean of the outputs is
+sufficient), every reading as for it.  Otherwise the readings the composed privacy profile
+bounds: ``"average"`` (a binary secret), ``"advantage"`` and ``"error_rates"``, through the
+accountant's pessimistic privacy-loss distribution (sound); ``"worst"`` only when every part is
+pure :math:`\epsilon`-DP, through the optimum: the releases are
+:math:`(k \sum_i \epsilon_i / c)`-DP together, at most the optimal :math:`\epsilon`.
+
+A prior of labels (a :class:`~garesearch.priors.Categorical` with non-numeric keys, under the
+discrete metric of Sec. 4.1) has no value to add noise to: there ``reading="worst"`` of pure
+:math:`\epsilon`-DP noise goes through the optimal :math:`\epsilon` (valid for every
+mechanism whose outputs move by at most one unit between two labels, such as a count), and
+``"advantage"`` and ``"error_rates"`` read a test between two labels 1 apart; the other
+readings need numeric values (a :class:`~garesearch.errors.ParameterError` says so).
+
+Every result reports the price beside the risk: the mean absolute error of each release
+(``expected_error``) and, through :meth:`CalibrationResult.accuracy`, the bound the noise stays
+within at a level (:func:`garesearch.release.noise_accuracy`).
+
 Before searching, the reading's limit as the scale goes to 0 (its largest value) is computed
 where it can lie below the target: the average reading cannot exceed :math:`1 - \kappa`, and
 with Poisson subsampling (probability ``q``, ``k`` steps) the record is never included with
@@ -68,6 +89,7 @@ import numpy as np
 from . import _laplace_pld
 from ._args import check_sides
 from ._roots import narrow_bracket
+from .accounting import as_composition
 from .additive import ScaledNoise, resolve
 from .errors import InfeasibleError, ParameterError
 from .priors import Categorical, Prior
@@ -110,6 +132,15 @@ class CalibrationResult:
         Poisson subsampling probability of each release (1: none).
     alpha : float or None
         ``reading="error_rates"``: the false-positive rate.
+    parts : tuple
+        A list of releases (``mechanism`` a :class:`~garesearch.accounting.Composition`):
+        ``(noise name, scale)`` of each release at the calibrated factor, which is ``scale``
+        (each listed scale times it); empty for one mechanism.
+    expected_error : float or tuple
+        The price of the privacy, beside the risk: the mean absolute error :math:`E|Z|` of
+        each release per unit of distance (times the query's sensitivity in its units), a
+        tuple with one per part for a list of releases (:func:`garesearch.release.expected_abs_error`);
+        :meth:`accuracy` gives the bound at a level.
     """
 
     scale: float
@@ -128,6 +159,32 @@ class CalibrationResult:
     _noise: ScaledNoise = field(repr=False)
     sampling_prob: float = 1.0
     alpha: float | None = None
+    parts: tuple = ()
+    expected_error: float | tuple | None = None
+
+    def accuracy(self, alpha: float = 0.05, sensitivity: float = 1.0):
+        r"""The error each release pays: its mean absolute error and the bound it exceeds with
+        probability at most ``alpha`` (:func:`garesearch.release.noise_accuracy`), for a query of
+        ``sensitivity`` (> 0) per unit of distance; a tuple, one per part, for a list of releases.
+
+        Examples
+        --------
+        >>> import math
+        >>> from garesearch.priors import Categorical
+        >>> res = calibrate(Categorical({0: 0.5, 1: 0.5}), "gaussian", r=0, delta=0.1, reading="advantage")
+        >>> acc = res.accuracy(alpha=0.05)
+        >>> abs(acc.bound - res.scale * 1.959963984540054) < 1e-9  # sigma Phi^-1(0.975)
+        True
+        >>> abs(acc.expected_error - res.scale * math.sqrt(2 / math.pi)) < 1e-12
+        True
+        """
+        from .additive import check_scale
+        from .release import noise_accuracy
+
+        sens = check_scale(sensitivity, "sensitivity")
+        if self.parts:
+            return tuple(noise_accuracy(n, scale=sc * sens, alpha=alpha) for n, sc in self.parts)
+        return noise_accuracy(self.mechanism, scale=self.scale * sens, alpha=alpha)
 
     def privacy_profile(self, distance: float = 1.0):
         """The :class:`~garesearch.accounting.PrivacyProfile` of all releases at this scale."""
@@ -188,7 +245,7 @@ def _worst(prior, noise: ScaledNoise, r, delta, k, sides):
         scale = noise.kernel.scale(eps) * math.sqrt(k)
         value = exact_advantage(prior, noise.kernel, epsilon=eps, r=r, sides=sides)
         return scale, value.advantage, value.t, "exact worst case of the Gaussian mechanism"
-    if noise.name in ("laplace", "discrete_laplace") and k == 1:
+    if noise.name in ("laplace", "discrete_laplace") and k == 1 and prior.metric == "absolute":
         eps, method = _laplace_worst_epsilon(prior, r, delta, sides)
         if not math.isfinite(eps):
             raise InfeasibleError("reading='worst': delta is met without noise")
@@ -233,7 +290,7 @@ def _solve(metric, target, s0, rtol, factor=4.0):
             lo = s
     # metric(lo) > target >= metric(hi), narrowed in log-scale by every evaluation inside
     _, x_hi = narrow_bracket(lambda x: metric(math.exp(x)) - target, math.log(lo), math.log(hi),
-                             tol=math.log1p(rtol), meets="hi", rtol=4e-16)
+                             tol=math.log1p(rtol), meets="hi", rtol=1e-15)
     return hi if x_hi == math.log(hi) else math.exp(x_hi)  # an end that was evaluated
 
 
@@ -264,7 +321,10 @@ def _average_composed_binary(prior, noise: ScaledNoise, r, delta, k, rtol):
     gap = float(prior.points[1] - prior.points[0])
     w1 = float(prior.probs[1])
     kappa, _ = baseline_success(prior, r)
-    if noise.name == "laplace" and k <= _laplace_pld.MAX_RELEASES:  # the exact composition
+    # a list of releases (its scale is the common factor): start where the parts' scales, read as
+    # Gaussian ones, combine to the Gaussian scale
+    per = 1.0 if isinstance(noise, ScaledNoise) else math.sqrt(math.fsum(1.0 / (sc * sc) for _, sc in noise.parts))
+    if isinstance(noise, ScaledNoise) and noise.name == "laplace" and k <= _laplace_pld.MAX_RELEASES:
 
         def exact(sc):
             prof = privacy_profile(noise, scale=sc, distance=gap, releases=k)
@@ -282,7 +342,7 @@ def _average_composed_binary(prior, noise: ScaledNoise, r, delta, k, rtol):
 
     s0 = _solve(lambda sc: reconstruction_advantage(prior, "gaussian", scale=sc, r=r, releases=k,
                                                    prior_free=False).advantage, delta, gap, 1e-6)
-    scale = _solve(metric, delta, s0, rtol, factor=1.25)
+    scale = _solve(metric, delta, s0 * per, rtol, factor=1.25)
     # the accountant's default resolution (1e-4) is less pessimistic: one secant step down from
     # the coarse scale, kept only if it still meets the target there
     fine = metric(scale, 1e-4)
@@ -334,9 +394,40 @@ def _subsampled(prior, noise, r, delta, reading, beta, k, q, sides, rtol):
                 f"{sup:.6g}, which already meets delta = {delta:g}")
     target = float(beta) if reading == "tail" else float(delta)
     gap = float(abs(prior.points[1] - prior.points[0]))
-    scale = _solve(lambda sc: run(sc).value, target, gap, max(rtol, 1e-4), factor=2.0)
+    scale = _solve(lambda sc: run(sc).value, target, gap, max(rtol, 1e-7 if reading == "average" else 1e-4),
+                   factor=2.0)
+    if reading == "average":  # the 1e-3 crossing lies up to about 1e-6 above the exact one: refine
+        refined = _refine(lambda sc: run(sc, _FINE_DISCRETIZATION).value, target, scale, max(rtol, 1e-8))
+        if refined is not None:
+            res = run(refined, _FINE_DISCRETIZATION)
+            return refined, res.value, None, res.method + f", discretization {_FINE_DISCRETIZATION:g}"
     res = run(scale)
     return scale, res.value, (res.t if reading == "tail" else None), res.method + ", discretization 1e-3"
+
+
+#: the accountant's resolution in the final bracket (pessimistic too, so every scale it accepts is
+#: sound; a quarter of the search's, at about four times its cost per evaluation)
+_FINE_DISCRETIZATION = 2.5e-4
+
+
+def _refine(metric, target, scale, rtol):
+    """The smallest scale at which ``metric`` (a finer, still pessimistic, accountant) meets the
+    target, searched only in the final bracket just below ``scale`` (found with a coarser one), to
+    relative ``rtol``; None if the finer accountant does not meet the target at ``scale`` (then
+    ``scale`` stands)."""
+    if not metric(scale) <= target:
+        return None
+    hi = scale
+    for width in (1e-5, 1e-3, 1e-2):  # the coarse crossing lies about 1e-6 above the finer one
+        lo = scale * (1 - width)
+        if not metric(lo) <= target:
+            break
+        hi = lo
+    else:
+        return hi  # met at every trial: the smallest of them (sound)
+    _, x_hi = narrow_bracket(lambda x: metric(math.exp(x)) - target, math.log(lo), math.log(hi),
+                             tol=math.log1p(rtol), meets="hi", rtol=1e-15)
+    return hi if x_hi == math.log(hi) else math.exp(x_hi)
 
 
 def _average(prior, noise: ScaledNoise, r, delta, k, rtol):
@@ -357,31 +448,16 @@ def _average(prior, noise: ScaledNoise, r, delta, k, rtol):
     return scale, res.advantage, res.method
 
 
-def _tradeoff_at(prof, alpha: float) -> float:
-    r"""The trade-off curve at one ``alpha`` from a privacy profile that bounds both directions:
-    :math:`\sup_{\epsilon \ge 0}\max(1 - \delta(\epsilon) - e^\epsilon\alpha,
-    e^{-\epsilon}(1 - \delta(\epsilon) - \alpha))` (Dong, Roth and Su, Prop. 2.12), each branch
-    maximised by Brent's method (it is concave in :math:`e^{\pm\epsilon}`); every value found is
-    attained, so the result is a lower bound on the curve (sound)."""
-    from scipy.optimize import minimize_scalar
+def _membership(prior, noise, reading, delta, alpha, beta, k, q, rtol):
+    """The advantage and error-rate readings (module docstring): scale, value, method.
 
-    top = prof.epsilon if math.isfinite(prof.epsilon) else prof.dp_epsilon(1e-12)
-    top = max(float(top), 1e-9)
-    branches = (lambda e: 1 - prof.dp_delta(e) - math.exp(e) * alpha,
-                lambda e: math.exp(-e) * (1 - prof.dp_delta(e) - alpha))
-    best = 0.0
-    for g in branches:
-        res = minimize_scalar(lambda e, g=g: -g(e), bounds=(0.0, top), method="bounded",
-                              options={"xatol": 1e-10 * max(1.0, top)})
-        best = max(best, -float(res.fun), g(0.0))
-    return best
-
-
-def _membership(prior, noise: ScaledNoise, reading, delta, alpha, beta, k, q, rtol):
-    """The advantage and error-rate readings (module docstring): scale, value, method."""
-    from .accounting import privacy_profile
+    ``noise`` is a :class:`~garesearch.additive.ScaledNoise`, or a
+    :class:`~garesearch.accounting.Composition` whose common factor is then the scale.
+    """
+    from .accounting import Composition, privacy_profile
     from .reconstruction import _diameter
 
+    comp = noise if isinstance(noise, Composition) else None
     if q < 1:
         from .subsampled import _binary
 
@@ -392,7 +468,8 @@ def _membership(prior, noise: ScaledNoise, reading, delta, alpha, beta, k, q, rt
         dist = abs(x1 - x0)
         never = math.exp(k * math.log1p(-q))  # probability that the record is never included
     else:
-        dist = _diameter(prior)
+        # the discrete metric (labels): every two values are 1 apart (Sec. 4.1)
+        dist = _diameter(prior) if prior.metric == "absolute" else float(len(prior.values) > 1)
         never = 0.0
         if not math.isfinite(dist):
             raise InfeasibleError(
@@ -401,11 +478,15 @@ def _membership(prior, noise: ScaledNoise, reading, delta, alpha, beta, k, q, rt
                 "PiecewiseUniform), or reading='average' or 'tail'.")
     if dist <= 0:
         raise InfeasibleError(f"reading={reading!r}: the prior has one value: no noise is needed")
-    accurate = (noise.name == "gaussian" and q == 1) or (noise.name == "laplace" and k <= _laplace_pld.MAX_RELEASES)
+    name = "composition" if comp is not None else noise.name
+    accurate = (name == "gaussian" and q == 1) or (name == "laplace" and k <= _laplace_pld.MAX_RELEASES)
 
     def profile(sc):  # the accountant's coarser (pessimistic, so sound) discretisation where it is used
-        return privacy_profile(noise, scale=sc, distance=dist, releases=k, sampling_prob=q,
-                               discretization=_SEARCH_DISCRETIZATION)
+        return privacy_profile(noise if comp is None else comp, scale=sc, distance=dist, releases=k,
+                               sampling_prob=q, discretization=_SEARCH_DISCRETIZATION)
+
+    # a composition's common factor: start where a Gaussian release of the parts' combined scale is 1 apart
+    s0 = dist if comp is None else dist * math.sqrt(sum(1.0 / (sc * sc) for _, sc in comp.parts))
 
     if reading == "advantage":
         sup = 1.0 - never
@@ -418,7 +499,7 @@ def _membership(prior, noise: ScaledNoise, reading, delta, alpha, beta, k, q, rt
         def value(sc):
             return float(profile(sc).dp_delta(0.0))
 
-        scale = _solve(value, delta, dist, rtol if accurate else max(rtol, 1e-6))
+        scale = _solve(value, delta, s0, rtol if accurate else max(rtol, 1e-6))
         what = "total variation of the composed outputs"
         return scale, value(scale), f"{what} between values {dist:g} apart ({profile(scale).source})"
     if beta >= 1 - alpha:
@@ -433,14 +514,16 @@ def _membership(prior, noise: ScaledNoise, reading, delta, alpha, beta, k, q, rt
             f"probability {never:.6g}, so even without noise every test at false-positive rate {alpha:g} has a "
             f"false-negative rate of at least {floor:.6g} >= beta = {beta:g}")
 
-    exact_curve = (noise.name == "gaussian" and q == 1) or (noise.name == "laplace" and k == 1)
+    exact_curve = (name == "gaussian" and q == 1) or (name == "laplace" and k == 1)
 
     def fnr(sc):
-        prof = profile(sc)
-        return float(prof.tradeoff(alpha)) if exact_curve or noise.name == "gencauchy" else _tradeoff_at(prof, alpha)
+        # closed form, or exact from the accountant's pessimistic distribution (a lower bound:
+        # accountant.tradeoff_from_pld), or pure epsilon-DP's curve (generalised Cauchy)
+        return float(profile(sc).tradeoff(alpha))
 
-    scale = _solve(lambda sc: -fnr(sc), -beta, dist, rtol if exact_curve else max(rtol, 1e-4))
-    kind = "closed form" if exact_curve else "lower bound from the privacy profile"
+    scale = _solve(lambda sc: -fnr(sc), -beta, s0, rtol if exact_curve else max(rtol, 1e-6))
+    kind = "closed form" if exact_curve else (
+        "pure epsilon-DP bound" if name == "gencauchy" else "exact curve of the pessimistic privacy-loss distribution")
     return scale, fnr(scale), f"trade-off curve f(alpha) between values {dist:g} apart ({kind}, {profile(scale).source})"
 
 
@@ -460,10 +543,13 @@ def calibrate(prior: Prior, mechanism, *, r: float, delta: float | None = None, 
     Parameters
     ----------
     prior : Prior
-        The attacker's prior (numeric values).
-    mechanism : str or mechanism object
+        The attacker's prior: numeric values, or labels (module docstring: the readings
+        defined on labels).
+    mechanism : str, mechanism object, Composition or list of (str, float)
         ``"laplace"``, ``"gaussian"``, ``"gencauchy"``, ``"discrete_laplace"``,
-        ``"discrete_gaussian"`` or a mechanism object.
+        ``"discrete_gaussian"`` or a mechanism object; or different releases
+        (:class:`~garesearch.accounting.Composition`), calibrated by a common factor on their
+        scales (module docstring).
     r : float
         Precision of a correct guess, >= 0.
     delta : float
@@ -482,8 +568,10 @@ def calibrate(prior: Prior, mechanism, *, r: float, delta: float | None = None, 
     sides : {"both", "upper", "lower"}
         Worst and tail readings: which deviation counts.
     rtol : float
-        Relative tolerance of the scale, in [1e-12, 0.01] (at least 1e-4 with subsampling, where the
-        accountant's discretisation limits the accuracy).
+        Relative tolerance of the scale, in [1e-12, 0.01].  With subsampling the accountant's
+        (pessimistic) discretisation limits it: the average reading searches at 1e-3 and refines
+        the final bracket at 2.5e-4 (within about 1e-7 of the exact scale, above it), the tail
+        reading stops at 1e-4.
     sampling_prob : float
         Poisson subsampling probability of each release, in (0, 1] (DP-SGD style: ``releases``
         steps, each including the record with this probability); below 1 for ``"gaussian"``
@@ -522,6 +610,10 @@ def calibrate(prior: Prior, mechanism, *, r: float, delta: float | None = None, 
     >>> err = calibrate(Categorical({0: 0.5, 1: 0.5}), "gaussian", r=0, reading="error_rates", alpha=0.05, beta=0.5)
     >>> round(err.scale, 6)  # 1 / Phi^-1(0.95)
     0.607957
+    >>> two = calibrate(Categorical({0: 0.5, 1: 0.5}), [("gaussian", 3.0), ("gaussian", 4.0)], r=0, delta=0.1,
+    ...                 reading="advantage")
+    >>> round(two.scale * 2.4, 6)  # one Gaussian release of scale (1/9 + 1/16)^(-1/2) = 2.4 times the factor
+    3.978948
     """
     from .tail import advantage_tail
 
@@ -553,14 +645,19 @@ def calibrate(prior: Prior, mechanism, *, r: float, delta: float | None = None, 
         raise ParameterError(f"prior must be a garesearch.priors.Prior; got {type(prior).__name__}")
     if not (isinstance(r, (int, float, np.integer, np.floating)) and math.isfinite(r) and r >= 0):
         raise ParameterError(f"r must be a finite number >= 0; got {r!r}")
-    noise = resolve(mechanism)
+    comp = as_composition(mechanism)
+    noise = resolve(mechanism) if comp is None else None
     k = int(releases)
-    if noise.discrete and not (isinstance(prior, Categorical) and prior.metric == "absolute"
-                               and np.all(prior.points == np.round(prior.points))):
-        raise ParameterError(f"prior: {noise.name} noise needs a Categorical prior on integers")
     if not (isinstance(sampling_prob, (int, float, np.integer, np.floating)) and 0 < sampling_prob <= 1):
         raise ParameterError(f"sampling_prob must lie in (0, 1]; got {sampling_prob!r}")
     q = float(sampling_prob)
+    _check_labels(prior, reading, noise, comp)
+    if comp is not None:
+        return _calibrate_composition(prior, comp, float(r), None if delta is None else float(delta), reading,
+                                      beta, k, sides, rtol, q, None if alpha is None else float(alpha))
+    if noise.discrete and not (isinstance(prior, Categorical) and prior.metric == "absolute"
+                               and np.all(prior.points == np.round(prior.points))):
+        raise ParameterError(f"prior: {noise.name} noise needs a Categorical prior on integers")
     t = None
     if reading in ("advantage", "error_rates"):
         scale, value, method = _membership(prior, noise, reading, None if delta is None else float(delta),
@@ -596,4 +693,93 @@ def calibrate(prior: Prior, mechanism, *, r: float, delta: float | None = None, 
         beta=None if beta is None else float(beta), releases=k, r=float(r), t=None if t is None else float(t),
         epsilon=k * noise.pure_epsilon(scale), mu=mu, rho=None if mu is None else mu * mu / 2,
         method=method, _noise=noise, sampling_prob=q, alpha=None if alpha is None else float(alpha),
+        expected_error=_expected_error(noise.name, scale),
     )
+
+
+def _expected_error(name: str, scale: float) -> float:
+    from .release import expected_abs_error
+
+    return expected_abs_error(name, float(scale))
+
+
+def _check_labels(prior, reading, noise, comp) -> None:
+    """A prior of labels (the discrete metric, Sec. 4.1) has no numeric value to add noise to: the
+    readings defined there are the worst case of pure-DP noise (through the optimal epsilon) and
+    the tests between two labels (``"advantage"``, ``"error_rates"``: any two are 1 apart)."""
+    if prior.metric == "absolute":
+        return
+    if reading in ("advantage", "error_rates"):
+        return
+    pure = all(math.isfinite(resolve(n).pure_epsilon(1.0)) for n, _ in comp.parts) if comp is not None else (
+        math.isfinite(noise.pure_epsilon(1.0)))
+    if reading == "worst" and pure:
+        return
+    raise ParameterError(
+        f"prior: its values are labels ({', '.join(map(repr, prior.values[:3]))}"
+        f"{', ...' if len(prior.values) > 3 else ''}), but reading={reading!r} with additive noise needs numeric "
+        "values (a Categorical with numeric keys, or a continuous prior). On labels (any two 1 apart) calibrate "
+        "reads reading='worst' of pure epsilon-DP noise (laplace, gencauchy: through the optimal epsilon) and "
+        "reading='advantage' or 'error_rates' (a test between two labels).")
+
+
+def _calibrate_composition(prior, comp, r, delta, reading, beta, k, sides, rtol, q, alpha) -> CalibrationResult:
+    """:func:`calibrate` for a list of releases: the common factor on the listed scales."""
+    from .reconstruction import baseline_success
+    from .tail import advantage_tail
+
+    if q < 1:
+        raise ParameterError("sampling_prob: a list of releases is calibrated without subsampling "
+                             "(sampling_prob = 1); subsample one mechanism instead")
+    eps_unit = [resolve(n).pure_epsilon(sc) for n, sc in comp.parts]  # pure epsilon at factor 1
+
+    def finish(c, value, t, method, mu=None):
+        parts = tuple((n, c * sc) for n, sc in comp.parts)
+        total = k * sum(resolve(n).pure_epsilon(sc) for n, sc in parts)
+        return CalibrationResult(
+            scale=float(c), value=float(value), reading=reading, mechanism=comp.label, delta=delta,
+            beta=None if beta is None else float(beta), releases=k, r=r, t=None if t is None else float(t),
+            epsilon=total, mu=mu, rho=None if mu is None else mu * mu / 2, method=method, _noise=comp,
+            sampling_prob=q, alpha=alpha, parts=parts,
+            expected_error=tuple(_expected_error(n, sc) for n, sc in parts))
+
+    if comp.all_gaussian:
+        # the precision-weighted mean of the releases is sufficient: one release of the equivalent scale
+        s_eq = comp.gaussian_scale
+        one = calibrate(prior, "gaussian", r=r, delta=delta, reading=reading, beta=beta, releases=k, sides=sides,
+                        rtol=rtol, alpha=alpha)
+        c = one.scale / s_eq
+        while c * s_eq < one.scale:  # never below the calibrated scale by a rounding
+            c = math.nextafter(c, math.inf)
+        return finish(c, one.value, one.t, one.method + f"; the releases are one Gaussian release of scale "
+                      f"(sum 1/s_i^2)^(-1/2) = {s_eq:g} times the factor", mu=math.sqrt(k) / (c * s_eq))
+    if reading == "worst":
+        if not all(math.isfinite(e) for e in eps_unit):
+            raise InfeasibleError(
+                f"reading='worst' with the releases {comp.label}: a Gaussian release is not epsilon-DP, and on rare "
+                f"outputs its posterior leaves [p - {delta}, p + {delta}] whatever the scale. Use reading='tail', "
+                "'average', 'advantage' or 'error_rates', or pure epsilon-DP parts (laplace, gencauchy).")
+        eps, method = _any_dp_worst_epsilon(prior, r, delta, sides)
+        if not math.isfinite(eps):
+            raise InfeasibleError("reading='worst': delta is met without noise")
+        # at factor c the releases are (k/c) sum_i eps_i-DP together: at most the optimal epsilon
+        c = k * math.fsum(eps_unit) / eps
+        while k * math.fsum(resolve(n).pure_epsilon(c * sc) for n, sc in comp.parts) > eps:
+            c = math.nextafter(c, math.inf)
+        return finish(c, delta, None, method + f"; {k} x ({comp.label}) is (k sum_i eps_i)-DP at most the optimum")
+    if reading in ("advantage", "error_rates"):
+        c, value, method = _membership(prior, comp, reading, delta, alpha, None if beta is None else float(beta),
+                                       k, q, rtol)
+        return finish(c, value, None, method)
+    if reading == "tail":
+        advantage_tail(prior, comp, scale=1.0, r=r, delta=delta, releases=k, sides=sides)  # says what it supports
+        raise ParameterError(f"mechanism: the tail reading of {comp.label} is not computed")  # pragma: no cover
+    kappa, _ = baseline_success(prior, r)
+    if delta >= 1 - kappa:
+        raise InfeasibleError(
+            f"no noise is needed: the best blind guess is right with probability {kappa:.6g}, so no attacker's "
+            f"success exceeds it by more than {1 - kappa:.6g} even without noise, which already meets "
+            f"delta = {delta:g}")
+
+    c, value, method = _average_composed_binary(prior, comp, r, delta, k, rtol)
+    return finish(c, value, None, method)

@@ -196,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
            "delta": res.delta, "beta": res.beta, "releases": res.releases,
            "sampling_prob": res.sampling_prob, "r": res.r, "t": res.t,
            "epsilon": _num(res.epsilon), "mu": res.mu, "rho": res.rho, "dp_delta": args.dp_delta,
-           "dp_epsilon": _num(dp_eps), "method": res.method}
+           "dp_epsilon": _num(dp_eps), "expected_error": res.expected_error, "method": res.method}
     if kr is not None:
         out["kazan_reiter"] = kr
     if args.json:
@@ -208,6 +208,8 @@ def main(argv: list[str] | None = None) -> int:
     if res.sampling_prob < 1:
         rows.append(("sampling probability", f"{res.sampling_prob:g}"))
     rows += [("noise scale per unit", f"{res.scale:.6g}"), (label[res.reading], f"{res.value:.6g}")]
+    if isinstance(res.expected_error, float):
+        rows.append(("mean |error| per release, per unit", f"{res.expected_error:.6g}"))
     if res.t is not None:
         rows.append(("worst true value t", f"{res.t:.6g}"))
     rows.append(("pure epsilon (all releases)", "none (not epsilon-DP)" if not math.isfinite(res.epsilon)
