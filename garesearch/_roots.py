@@ -16,6 +16,7 @@ from collections.abc import Callable
 __all__ = ["narrow_bracket"]
 
 _BIG = 1e300  # stands for an infinite value in Brent's method
+_RTOL_MIN = 4 * 2.220446049250313e-16  # the smallest relative tolerance scipy's brentq accepts
 
 
 def narrow_bracket(g: Callable[[float], float], lo: float, hi: float, *, tol: float,
@@ -54,10 +55,11 @@ def narrow_bracket(g: Callable[[float], float], lo: float, hi: float, *, tol: fl
         return min(max(val, -_BIG), _BIG) if not math.isnan(val) else _BIG
 
     if bracket[1] - bracket[0] > tol:
-        try:
-            brentq(f, lo, hi, xtol=tol / 4 if xtol is None else xtol, rtol=rtol, maxiter=maxiter)
-        except (ValueError, RuntimeError):
-            pass  # the bisection below finishes the bracket
+        # Brent's method narrows the bracket through f; after maxiter steps it stops without
+        # raising (disp=False) and the bisection below finishes.  Ends of the same sign break
+        # the contract above and raise (scipy's ValueError names them).
+        brentq(f, lo, hi, xtol=tol / 4 if xtol is None else xtol,
+               rtol=max(rtol, _RTOL_MIN), maxiter=maxiter, disp=False)
     while bracket[1] - bracket[0] > tol:  # Brent's last step may leave one side wide
         f(0.5 * (bracket[0] + bracket[1]))
     return bracket[0], bracket[1]
