@@ -199,6 +199,9 @@ def _check_t(prior, t):
 # ------------------------------------------------------------------------------------------
 def _post(integ, ys, sets):
     ys = np.asarray(ys, float)
+    log_posterior = getattr(integ, "log_posterior", None)
+    if log_posterior is not None:  # stable far from the support (Segments)
+        return np.exp(log_posterior(ys, sets))
     return np.exp(integ.log_mass(ys, sets) - integ.log_total(ys)[:, None])
 
 

@@ -162,12 +162,23 @@ def _normal_gaussian(prior: Normal, s, r, delta, t, sides):
 # General case: one true value at a time, through the exact posterior.
 # ------------------------------------------------------------------------------------------
 class _Posterior:
-    def __init__(self, prior, noise: ScaledNoise, s, r, t):
-        from . import exact
+    """:func:`garesearch.exact.posterior` at one true value, its problem set up once."""
 
-        self.f = lambda y: np.asarray(exact.posterior(prior, noise.kernel, epsilon=noise.epsilon_arg(s), r=r,
-                                                      t=t, y=np.asarray(y, float)), float)
-        self.lim_m, self.lim_p = (float(v) for v in self.f(np.array([-np.inf, np.inf])))
+    def __init__(self, prior, noise: ScaledNoise, s, r, t):
+        from .exact_core import _post, _problem
+
+        pb = _problem(prior, noise.kernel, noise.epsilon_arg(s), r, t, None, None)
+        self.lim_m, self.lim_p = (float(pb.integ.limit(sign, pb.sets)[0]) for sign in (-1, 1))
+
+        def f(y):
+            y = np.asarray(y, float)
+            out = np.where(y < 0, self.lim_m, self.lim_p)  # the limits at +-inf
+            fin = np.isfinite(y)
+            if np.any(fin):
+                out[fin] = _post(pb.integ, y[fin], pb.sets)[:, 0]
+            return out
+
+        self.f = f
 
     def __call__(self, y):
         return self.f(y)
