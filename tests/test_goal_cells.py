@@ -29,6 +29,7 @@ from scipy.integrate import quad
 from scipy.optimize import minimize
 from scipy.special import ndtr
 from scipy.stats import truncnorm
+from sweeps import sample
 
 from garesearch._goal_cells import CellGrid
 from garesearch._goal_model import build_model
@@ -629,6 +630,10 @@ ADVERSARIAL_CASES = [
 #: (elsewhere they move the bound by 1e-5 (relative) or less, below every gap here).
 _SLOW = {c for c, _ in ADVERSARIAL_CASES
          if c[2] == 3.0 and c[:2] != ("or", (1.0, -1.0)) and c != ("and", (1.0, -1.0), 3.0, "lower")}
+#: make test runs five cases spread over the others (both goals, both sides, eps 0.4 to 3; the
+#: last is the AND's lower side at eps 3, the tail terms' case), make test-full every one
+_SAMPLED = set(sample([c for c, _ in ADVERSARIAL_CASES if c not in _SLOW], 5))
+assert ("and", (1.0, -1.0), 3.0, "lower") in _SAMPLED
 
 
 def _case_id(c):
@@ -636,7 +641,7 @@ def _case_id(c):
 
 
 @pytest.mark.parametrize("case, gap", [
-    pytest.param(c, g, id=_case_id(c), marks=[pytest.mark.slow] if c in _SLOW else [])
+    pytest.param(c, g, id=_case_id(c), marks=[] if c in _SAMPLED else [pytest.mark.slow])
     for c, g in ADVERSARIAL_CASES])
 def test_no_mechanism_beats_the_relaxation(case, gap):
     """Soundness against searched mechanisms, posteriors by this file's quadrature (checked
@@ -655,7 +660,7 @@ _SEARCHED = [(("or", (1.0, -1.0), 0.4, "upper"), 0.004), (("or", (1.0, -1.0), 0.
              (("and", (1.0, -1.0), 1.0, "upper"), 0.01), (("or", (1.0, -1.0), 3.0, "lower"), 0.06)]
 
 
-@pytest.mark.parametrize("case, gap", _SEARCHED, ids=[_case_id(c) for c, _ in _SEARCHED])
+@pytest.mark.parametrize("case, gap", sample(_SEARCHED, 2), ids=[_case_id(c) for c, _ in sample(_SEARCHED, 2)])
 def test_no_searched_mechanism_beats_the_relaxation(case, gap):
     """Soundness against a search that uses nothing of the package (Nelder-Mead from the
     cross's centre lines or the box's centre, 500 posteriors on 300 cells per axis, then

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from oracle_lp import ORACLE_SETTINGS, finite_priors, lp_optimal_epsilon, lp_posterior_extremes
+from sweeps import examples
 
 from garesearch.optimal import epsilon_optimal, posterior_extremes
 from garesearch.priors import Categorical
@@ -37,7 +38,7 @@ def _check(case, sides):
     _agree(ours, oracle, 1e-9)
 
 
-@ORACLE_SETTINGS
+@settings(ORACLE_SETTINGS, max_examples=examples(40, 15))
 @given(case=finite_priors(max_n=12), sides=st.sampled_from(["both", "upper"]))
 def test_optimal_epsilon_equals_the_lp_optimum(case, sides):
     _check(case, sides)
