@@ -357,6 +357,8 @@ def secant_crossing(posterior, target: float, upper: bool, e0: float, rtol: floa
     pts = []
     e = e0
     for _ in range(steps):
+        if not 0 < e < math.inf:  # a secant step past float64's range ends the search
+            break
         g = sign * gap(e)
         if g > 0:
             bad = min(bad, e)

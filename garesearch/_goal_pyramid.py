@@ -91,11 +91,15 @@ class PyramidWitness:
         p_all = 1.0
         rest_in = p_in - ins
         rest_out = (p_all - p_in) - (tot - ins)
-        with np.errstate(over="ignore"):
-            es = np.exp(eps * s)
-        de = es[1:] - es[:-1]
-        A = p_in + float(np.sum(np.maximum(rest_in[:-1], 0.0) * de)) + self._tail(eps, smax)  # upper bound
-        B = (p_all - p_in) + float(np.sum(np.maximum(rest_out[1:], 0.0) * de))  # lower bound
+        with np.errstate(over="ignore"):  # e^{eps s} beyond float64 is +inf, handled below
+            de = np.exp(eps * s[:-1]) * np.expm1(eps * np.diff(s))
+        # a level with no mass left adds nothing, also where e^{eps s} is +inf (no 0 * inf)
+        r_in, r_out = np.maximum(rest_in[:-1], 0.0), np.maximum(rest_out[1:], 0.0)
+        with np.errstate(invalid="ignore"):  # the 0 * inf products are the ones np.where drops
+            a_sum = float(np.sum(np.where(r_in > 0, r_in * de, 0.0)))
+            b_sum = float(np.sum(np.where(r_out > 0, r_out * de, 0.0)))
+        A = p_in + a_sum + self._tail(eps, smax)  # upper bound
+        B = (p_all - p_in) + b_sum  # lower bound
         del goal_in
         if not (math.isfinite(A) and A > 0):
             return 1.0

@@ -816,3 +816,20 @@ def test_ball_membership_is_exact_on_the_axes():
     below = all_pairs_lp([pr, pr], exact_in, res.epsilon_lo, 3.0)
     above = all_pairs_lp([pr, pr], exact_in, res.epsilon_hi * (1 + 1e-6), 3.0)
     assert below <= p + 0.1 + 1e-9 < above
+
+
+def test_uniform_or_categorical_far_levels_raise_nothing():
+    """The inverted pyramid's levels beyond float64 (e^{eps s} = inf) and a secant step that
+    underflows once gave a RuntimeWarning and a raw ValueError; the bracket must come back
+    ordered, with the safe end at or below the end a witness crosses at."""
+    import warnings
+
+    from garesearch.priors import Uniform
+
+    goal = Attribute(Uniform(0, 10), r=1) | Attribute(Categorical({0: .3, 1: .5, 2.5: .2}), r=.5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = optimal_epsilon(goal, delta=0.1, t=[5.0, 1.0], max_nodes=360)
+    for lo, hi in (res.upper, res.lower):
+        assert 0 < lo <= hi < math.inf
+    assert res.epsilon == min(res.upper[0], res.lower[0])
