@@ -10,6 +10,7 @@ import mpmath
 import numpy as np
 import pytest
 from scipy import integrate, stats
+from sweeps import sample
 
 import garesearch as ga
 from garesearch.counterexamples import paper_counterexample
@@ -160,7 +161,7 @@ def test_continuous_normal_agrees_with_normal():
 def test_worst_t_is_no_worse_than_any_t():
     prior = Normal(0, 1)
     worst = ga.epsilon_for_attribute(prior, r=0.2, delta=0.05)
-    for t in np.linspace(-3, 3, 25):
+    for t in sample(np.linspace(-3, 3, 25), 9):  # all 25 in the full run
         assert worst.epsilon <= ga.epsilon_for_attribute(prior, r=0.2, delta=0.05, t=float(t)).epsilon * (1 + 1e-9)
 
 

@@ -7,6 +7,7 @@ import math
 import mpmath
 import numpy as np
 import pytest
+from sweeps import sample
 
 from garesearch.errors import InfeasibleError, ParameterError
 from garesearch.exact import (
@@ -573,12 +574,13 @@ def _t3_pdf(x):  # scipy.stats.t(3, loc=2000, scale=1000)
     return 2 * mpmath.sqrt(3) / (mpmath.pi * (3 + z * z) ** 2) / 1000
 
 
-@pytest.mark.parametrize("name", ["lognorm", "t3"])
+@pytest.mark.parametrize("name", sample(["lognorm", "t3"], 1))
 def test_exact_epsilon_covers_the_far_tails(name):
     """Issue-13 defect: the worst true value of a heavy-tailed prior lies beyond every quantile
     grid (the Laplace posterior of B(t, r) tends to 1 - e^{-eps r} as t -> infinity).  At the
     returned epsilon the advantage at far t, by mpmath quadrature, stays within delta, and the
-    package agrees with it there; at epsilon (1 + 1e-4) a far t exceeds delta."""
+    package agrees with it there; at epsilon (1 + 1e-4) a far t exceeds delta.  (The default
+    run checks the log-normal; the full run adds Student's t, about 10 s each.)"""
     import scipy.stats
 
     from garesearch.priors import Continuous

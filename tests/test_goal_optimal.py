@@ -829,7 +829,7 @@ def test_uniform_or_categorical_far_levels_raise_nothing():
     goal = Attribute(Uniform(0, 10), r=1) | Attribute(Categorical({0: .3, 1: .5, 2.5: .2}), r=.5)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        res = optimal_epsilon(goal, delta=0.1, t=[5.0, 1.0], max_nodes=360)
+        res = optimal_epsilon(goal, delta=0.1, t=[5.0, 1.0], max_nodes=60)
     for lo, hi in (res.upper, res.lower):
         assert 0 < lo <= hi < math.inf
     assert res.epsilon == min(res.upper[0], res.lower[0])

@@ -108,7 +108,9 @@ def _tilted_reference(name, k, lo, hi, anchor):
     a, b = max(lo, support[0]), min(hi, support[1])
     pts = sorted({a, b, *(float(x) for x in dist.ppf([0.01, 0.5, 0.99])
                           if a < float(x) < b)})
-    val = mpmath.quad(lambda u: mpmath.exp(k * (u - anchor) + float(dist.logpdf(float(u)))), pts)
+    # (the integrand is scipy's double-precision density: 20 digits of quadrature suffice)
+    with mpmath.workdps(20):
+        val = mpmath.quad(lambda u: mpmath.exp(k * (u - anchor) + float(dist.logpdf(float(u)))), pts)
     return mpmath.log(val)
 
 

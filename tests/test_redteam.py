@@ -57,6 +57,7 @@ from oracle_kernel import (
     weibull_min,
     worst_advantage_details,
 )
+from sweeps import sample
 
 #: soundness: no violation above delta * (1 + REL_TOL) at epsilon * (1 - STEP_BACK)
 REL_TOL = 1e-12
@@ -262,8 +263,10 @@ def _check_tight(case_id: str, delta: float, sides: str) -> None:
 
 
 # --- the runs ----------------------------------------------------------------------------------------
+# (the normal at delta = 1e-12, gennorm(0.95), weibull(1.2) and lognorm(3)'s upper side at 1e-3, each
+# 3 to 12 s of the package's time, run in the slow sweep: weibull(0.95) keeps the heavy tail next to
+# the exponential one, lognorm(3) at 1e-12 the refusal)
 DEFAULT_RUNS = [
-    ("normal", 1e-12, "upper"),
     ("normal", 0.1, "both"),
     ("normal-1e-6", 1e-3, "upper"),
     ("normal-1e6", 0.1, "both"),
@@ -271,10 +274,7 @@ DEFAULT_RUNS = [
     ("spike-pu", 0.1, "upper"),
     ("spike-scipy", 0.1, "upper"),
     ("weibull-0.95", 0.1, "upper"),
-    ("gennorm-0.95", 0.1, "upper"),
-    ("lognorm-3", 1e-3, "upper"),
     ("lognorm-3", 1e-12, "both"),
-    ("weibull-1.2", 1e-3, "upper"),
     ("uniform", 1e-12, "upper"),
     ("spike-pu", 1e-12, "upper"),
     ("coin", 1e-300, "both"),
@@ -329,9 +329,9 @@ def test_tight_sweep(run):
 
 
 # --- finite priors: closed forms down to delta = 1e-300 ---------------------------------------------
-CLOSED_DELTAS = {
-    "coin": (1e-300, 1e-200, 1e-100, 1e-30, 1e-12, 1e-6, 1e-3, 0.1, 0.3, 0.49, 0.5 - 1e-9),
-    "two-atoms": (1e-300, 1e-100, 1e-12, 1e-3, 0.1, 0.19, 0.2 - 1e-9, 0.5, 0.8 - 1e-9),
+CLOSED_DELTAS = {  # six of each, evenly spread from 1e-300 to saturation, in the default run
+    "coin": tuple(sample((1e-300, 1e-200, 1e-100, 1e-30, 1e-12, 1e-6, 1e-3, 0.1, 0.3, 0.49, 0.5 - 1e-9), 6)),
+    "two-atoms": tuple(sample((1e-300, 1e-100, 1e-12, 1e-3, 0.1, 0.19, 0.2 - 1e-9, 0.5, 0.8 - 1e-9), 6)),
 }
 
 

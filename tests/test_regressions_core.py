@@ -21,6 +21,7 @@ import scipy.stats
 from fuzzing import call, edge_floats, floats, odd
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
+from sweeps import examples
 
 import garesearch as ga
 from garesearch import cli
@@ -132,16 +133,17 @@ def _three_valued(i):
     return Attribute(Categorical({"a": 0.3, "b": 0.3, "c": 0.4}), r=0, name=f"x{i}")
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("case", [
-    "pointwise_continuous_scan",
-    "categorical_1e5",
+    pytest.param("pointwise_continuous_scan", marks=pytest.mark.slow),
+    pytest.param("categorical_1e5", marks=pytest.mark.slow),
     "or_of_10",  # the optimum under the discrete metric: every combination of masses at once
     "and_of_10_each",  # construction='sound', radii='each': refused up front (exponential search)
-    "and_of_10_optimal",  # the product bound, within its budget
+    pytest.param("and_of_10_optimal", marks=pytest.mark.slow),  # the product bound, within its budget
     "l2_cauchy",  # heavy tails: the lower side is refused up front
 ])
 def test_long_runs_finish_or_refuse(case):
+    """(The default run holds the cases that finish at once or refuse up front; the full run,
+    with the slow tests, the three long ones.)"""
     run = {
         "pointwise_continuous_scan": lambda: ga.epsilon_pointwise(
             Continuous(scipy.stats.norm(0, 1)), r=0.5, delta=0.1),
@@ -184,6 +186,7 @@ def test_fuzz_epsilon_for_attribute(prior, r, delta, t, side, construction):
                           construction=construction))
 
 
+@settings(max_examples=examples(25, 10))
 @given(prior=priors, r=core_values, delta=core_values, t=st.one_of(st.none(), core_values),
        side=sides)
 def test_fuzz_epsilon_pointwise(prior, r, delta, t, side):
@@ -216,7 +219,7 @@ NUMBERS = ["0", "0.1", "0.5", "1", "-1", "nan", "inf", "1e-300", "1e-17", "40", 
            "0.9999999999999999"]
 
 
-@no_shrink
+@settings(no_shrink, max_examples=examples(25, 8))
 @given(prior=st.sampled_from(["normal:0,1", "normal:2000,235.7", "uniform:0,1", "uniform:0,1e308",
                               "categorical:1=0.2,2=0.8", "piecewise:0,1,2:0.5,0.5"]),
        r=st.sampled_from(NUMBERS), delta=st.sampled_from(NUMBERS),
