@@ -11,13 +11,13 @@ DOCS_STAMP := $(VENV)/.docs-installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[dev,opendp,accounting]"
+	$(PY) -m pip install --quiet -e ".[dev,opendp,accounting,docs]"
 	$(PY) -m ipykernel install --sys-prefix --name python3 >/dev/null
 	$(MAKE) --no-print-directory git-filter
 	touch $(STAMP)
 
+# the docs extra comes with the set-up (tests/test_docs.py reads docs/conf.py)
 $(DOCS_STAMP): $(STAMP)
-	$(PY) -m pip install --quiet -e ".[dev,opendp,docs]"
 	touch $(DOCS_STAMP)
 
 # what the main job reads: `make docs` runs it again only when one of these changed since the

@@ -26,7 +26,6 @@ import re
 import sys
 from pathlib import Path
 
-from docutils.nodes import make_id
 from sphinx.ext import autosummary as _autosummary
 
 DOCS = Path(__file__).resolve().parent
@@ -286,6 +285,8 @@ def _ensure_outputs() -> None:
 
 
 def _notebook_pages() -> None:
+    from docutils.nodes import make_id  # sphinx's own dependency (the docs extra)
+
     folder = GENERATED / "notebooks"
     names = []
     for path in sorted((OUTPUT / "notebooks").glob("*.ipynb")):

@@ -60,7 +60,7 @@ def test_plain_install_pulls_no_jupyter_package_and_the_extras_chain():
     assert set(extras["notebooks"]) >= {"garesearch[reproduce]"}
     assert _names(extras["notebooks"]) == {"jupyterlab"}
     assert extras["dev"] == ["garesearch[notebooks,test]"]
-    assert '".[dev,opendp,accounting]"' in (ROOT / "Makefile").read_text()
+    assert '".[dev,opendp,accounting,docs]"' in (ROOT / "Makefile").read_text()
     check = (ROOT / ".ci" / "pip_install_check").read_text()
     assert '"$1/src"' in check and '"$1/src[reproduce]"' in check
 
