@@ -279,7 +279,7 @@ def test_worst_record_over_t_matches_enumeration_with_the_all_pairs_lp():
         if p + DELTA >= 1:
             continue
         lo_e, hi_e = 1e-3, 20.0
-        for _ in range(60):  # bisection on the all-pairs LP
+        for _ in range(40):  # bisection on the all-pairs LP (to 1e-11 relative)
             mid = math.sqrt(lo_e * hi_e)
             if all_pairs_lp([pa, pb], inside, mid, 1.0) <= p + DELTA:
                 lo_e = mid
@@ -314,10 +314,10 @@ def test_one_normal_attribute_lower_side_is_the_inverted_kernel():
     def post(c):
         return float(kernel_posterior_mp(mu, sigma, t, r, eps, c, sign=+1, dps=20))
 
-    cs = np.linspace(t - r, t + r, 21)
+    cs = np.linspace(t - r, t + r, 11)
     vals = [post(c) for c in cs]
     k = int(np.argmin(vals))
-    fine = minimize_scalar(post, bounds=(cs[max(k - 1, 0)], cs[min(k + 1, 20)]), method="bounded",
+    fine = minimize_scalar(post, bounds=(cs[max(k - 1, 0)], cs[min(k + 1, 10)]), method="bounded",
                            options={"xatol": 1e-9})
     best = min(vals[k], fine.fun)
     assert lo <= float(best) + 1e-9
@@ -460,7 +460,8 @@ def test_or_of_two_normals_witness_crosses_by_quadrature(t, side, tol):
     assert res.p == pytest.approx(1 - (1 - p1) * (1 - p2), abs=1e-12)
 
 
-@pytest.mark.parametrize("eps", sample([0.3, 1.0, 2.5], 2))
+# make test: eps 0.3 (the relaxation at eps 3 is checked against mechanisms in test_goal_cells)
+@pytest.mark.parametrize("eps", sample([0.3, 1.0, 2.5], 1))
 def test_cell_relaxation_brackets_the_one_attribute_optimum(eps):
     """The cell relaxation (translation lemma: averages of an eps-Lipschitz likelihood over
     equal cells C and C + v of a product of log-concave priors differ by at most

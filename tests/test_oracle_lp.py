@@ -32,6 +32,7 @@ from oracle_lp import (
 )
 from scipy.optimize import brentq
 from scipy.special import logsumexp
+from sweeps import examples, sample
 
 
 def _probs(rng, n, tiny=0):
@@ -309,7 +310,7 @@ def brute_optimal_epsilon(x, p, r, delta, t=None, sides="both"):
     return best
 
 
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", sample(range(3), 2))
 def test_optimal_epsilon_on_the_line_against_vertex_enumeration(seed):
     rng = np.random.default_rng(100 + seed)
     n = 9
@@ -478,7 +479,7 @@ def test_strategy_draws_valid_priors(prior):
     assert np.all(prior.points * 64 == np.round(prior.points * 64))  # dyadic: exact distances
 
 
-@settings(ORACLE_SETTINGS, max_examples=25)
+@settings(ORACLE_SETTINGS, max_examples=examples(25, 12))
 @given(prior=finite_priors(max_n=8))
 def test_random_priors_against_vertex_enumeration(prior):
     got = lp_optimal_epsilon(prior.points, prior.probs, r=prior.r, delta=prior.delta, t=prior.t)

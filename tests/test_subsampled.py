@@ -14,6 +14,7 @@ import mpmath
 import numpy as np
 import pytest
 from oracle_binary import gauss_binary_success_mp
+from sweeps import sample
 
 from garesearch import InfeasibleError, ParameterError
 from garesearch.accounting import dp_accounting_available
@@ -46,7 +47,7 @@ def test_no_subsampling_is_the_gaussian_threshold_test():
     assert res.baseline == 0.7 and res.value == pytest.approx(res.success - 0.7)
 
 
-@pytest.mark.parametrize("w1, q, s", [(0.2, 0.3, 0.5), (0.5, 0.05, 0.3), (0.4, 0.7, 1.2)])
+@pytest.mark.parametrize("w1, q, s", sample([(0.2, 0.3, 0.5), (0.5, 0.05, 0.3), (0.4, 0.7, 1.2)], 2))
 def test_one_subsampled_step_against_quadrature(w1, q, s):
     res = subsampled_gaussian_reading(Categorical({0: 1 - w1, 1: w1}), scale=s, sampling_prob=q)
     exact = _success_one_step_mp(w1, q, 1.0, s)
