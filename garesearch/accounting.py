@@ -672,6 +672,18 @@ _PLD_CACHE: dict[tuple, object] = {}
 _PLD_CACHE_SIZE = 16
 
 
+def _noise_pld(pld_mod, name: str, s: float, d: float, kw: dict):
+    """dp_accounting's privacy-loss distribution of one release of ``name`` noise of scale ``s``
+    at distance ``d`` (``kw``: discretisation and sampling arguments)."""
+    if name == "laplace":
+        return pld_mod.from_laplace_mechanism(s, sensitivity=d, **kw)
+    if name == "gaussian":
+        return pld_mod.from_gaussian_mechanism(s, sensitivity=d, **kw)
+    if name == "discrete_laplace":
+        return pld_mod.from_discrete_laplace_mechanism(1.0 / s, sensitivity=round(d), **kw)
+    return pld_mod.from_discrete_gaussian_mechanism(s, sensitivity=round(d), **kw)
+
+
 def _pld(name: str, s: float, d: float, k: int, q: float, discretization: float):
     """dp_accounting's privacy loss distribution of ``k`` releases, kept for the last few requests.
 
@@ -683,14 +695,7 @@ def _pld(name: str, s: float, d: float, k: int, q: float, discretization: float)
         return _PLD_CACHE[key]
     pld_mod = _need_dp_accounting(f"the privacy profile of {k} {name} release(s)")
     kw = dict(value_discretization_interval=discretization, sampling_prob=q)
-    if name == "laplace":
-        pld = pld_mod.from_laplace_mechanism(s, sensitivity=d, **kw)
-    elif name == "gaussian":
-        pld = pld_mod.from_gaussian_mechanism(s, sensitivity=d, **kw)
-    elif name == "discrete_laplace":
-        pld = pld_mod.from_discrete_laplace_mechanism(1.0 / s, sensitivity=round(d), **kw)
-    else:
-        pld = pld_mod.from_discrete_gaussian_mechanism(s, sensitivity=round(d), **kw)
+    pld = _noise_pld(pld_mod, name, s, d, kw)
     if k > 1:
         pld = pld.self_compose(k)
     if len(_PLD_CACHE) >= _PLD_CACHE_SIZE:
@@ -764,14 +769,7 @@ def _one_pld(pld_mod, name: str, s: float, d: float, q: float, sampling: str, di
         eps = resolve(name).pure_epsilon(s, d)
         return pld_mod.from_privacy_parameters(common.DifferentialPrivacyParameters(eps, 0.0),
                                                value_discretization_interval=discretization)
-    if name == "laplace":
-        pld = pld_mod.from_laplace_mechanism(s, sensitivity=d, **kw)
-    elif name == "gaussian":
-        pld = pld_mod.from_gaussian_mechanism(s, sensitivity=d, **kw)
-    elif name == "discrete_laplace":
-        pld = pld_mod.from_discrete_laplace_mechanism(1.0 / s, sensitivity=round(d), **kw)
-    else:
-        pld = pld_mod.from_discrete_gaussian_mechanism(s, sensitivity=round(d), **kw)
+    pld = _noise_pld(pld_mod, name, s, d, kw)
     if sampling == "without_replacement" and q < 1:
         pld = _symmetrised(pld_mod, pld, discretization)
     return pld

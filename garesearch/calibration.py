@@ -430,9 +430,9 @@ def _refine(metric, target, scale, rtol):
     return hi if x_hi == math.log(hi) else math.exp(x_hi)
 
 
-def _average(prior, noise: ScaledNoise, r, delta, k, rtol):
-    """The average reading (no subsampling): scale, value, method."""
-    from .reconstruction import baseline_success, reconstruction_advantage
+def _refuse_if_no_noise_is_needed(prior, r, delta) -> None:
+    """The average reading's target is met without noise when ``delta >= 1 - kappa``."""
+    from .reconstruction import baseline_success
 
     kappa, _ = baseline_success(prior, r)
     if delta >= 1 - kappa:
@@ -440,6 +440,13 @@ def _average(prior, noise: ScaledNoise, r, delta, k, rtol):
             f"no noise is needed: the best blind guess is right with probability {kappa:.6g}, so no attacker's "
             f"success exceeds it by more than {1 - kappa:.6g} even without noise, which already meets "
             f"delta = {delta:g}")
+
+
+def _average(prior, noise: ScaledNoise, r, delta, k, rtol):
+    """The average reading (no subsampling): scale, value, method."""
+    from .reconstruction import reconstruction_advantage
+
+    _refuse_if_no_noise_is_needed(prior, r, delta)
     if k > 1 and noise.name != "gaussian":
         return _average_composed_binary(prior, noise, r, delta, k, rtol)
     scale = _solve(lambda sc: reconstruction_advantage(prior, noise, scale=sc, r=r, releases=k,
@@ -725,7 +732,6 @@ def _check_labels(prior, reading, noise, comp) -> None:
 
 def _calibrate_composition(prior, comp, r, delta, reading, beta, k, sides, rtol, q, alpha) -> CalibrationResult:
     """:func:`calibrate` for a list of releases: the common factor on the listed scales."""
-    from .reconstruction import baseline_success
     from .tail import advantage_tail
 
     if q < 1:
@@ -774,12 +780,7 @@ def _calibrate_composition(prior, comp, r, delta, reading, beta, k, sides, rtol,
     if reading == "tail":
         advantage_tail(prior, comp, scale=1.0, r=r, delta=delta, releases=k, sides=sides)  # says what it supports
         raise ParameterError(f"mechanism: the tail reading of {comp.label} is not computed")  # pragma: no cover
-    kappa, _ = baseline_success(prior, r)
-    if delta >= 1 - kappa:
-        raise InfeasibleError(
-            f"no noise is needed: the best blind guess is right with probability {kappa:.6g}, so no attacker's "
-            f"success exceeds it by more than {1 - kappa:.6g} even without noise, which already meets "
-            f"delta = {delta:g}")
+    _refuse_if_no_noise_is_needed(prior, r, delta)
 
     c, value, method = _average_composed_binary(prior, comp, r, delta, k, rtol)
     return finish(c, value, None, method)
