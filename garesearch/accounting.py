@@ -672,6 +672,14 @@ _PLD_CACHE: dict[tuple, object] = {}
 _PLD_CACHE_SIZE = 16
 
 
+def _cached(key, pld):
+    """Keep ``pld`` under ``key`` (the oldest entry leaves when the cache is full); return it."""
+    if len(_PLD_CACHE) >= _PLD_CACHE_SIZE:
+        _PLD_CACHE.pop(next(iter(_PLD_CACHE)))
+    _PLD_CACHE[key] = pld
+    return pld
+
+
 def _noise_pld(pld_mod, name: str, s: float, d: float, kw: dict):
     """dp_accounting's privacy-loss distribution of one release of ``name`` noise of scale ``s``
     at distance ``d`` (``kw``: discretisation and sampling arguments)."""
@@ -698,10 +706,7 @@ def _pld(name: str, s: float, d: float, k: int, q: float, discretization: float)
     pld = _noise_pld(pld_mod, name, s, d, kw)
     if k > 1:
         pld = pld.self_compose(k)
-    if len(_PLD_CACHE) >= _PLD_CACHE_SIZE:
-        _PLD_CACHE.pop(next(iter(_PLD_CACHE)))
-    _PLD_CACHE[key] = pld
-    return pld
+    return _cached(key, pld)
 
 
 def _composed_profile(mechanism, scale, distance, releases, sampling_prob, sampling, discretization):
@@ -807,10 +812,7 @@ def _pld_parts(spec: tuple, d: float, k: int, q: float, sampling: str, discretiz
         pld = one if pld is None else pld.compose(one)
     if k > 1:
         pld = pld.self_compose(k)
-    if len(_PLD_CACHE) >= _PLD_CACHE_SIZE:
-        _PLD_CACHE.pop(next(iter(_PLD_CACHE)))
-    _PLD_CACHE[key] = pld
-    return pld
+    return _cached(key, pld)
 
 
 def scale_factor_for(mechanism, *, dp_epsilon: float, dp_delta: float, distance: float = 1.0,

@@ -647,6 +647,15 @@ def _log_concave_continuous(prior, noise: ScaledNoise, s: float, r: float, n_max
     return float(np.sum(vals * wy))
 
 
+def _prior_free_or_none(prior, noise, scale, r, k):
+    """:func:`prior_free_bound`, or None where it is not computed (no trade-off curve without
+    the optional accountant)."""
+    try:
+        return prior_free_bound(prior, noise, scale=scale, r=r, releases=k)
+    except ParameterError:
+        return None
+
+
 def reconstruction_advantage(prior: Prior, mechanism, *, scale: float | None = None, r: float,
                              releases: int = 1, prior_free: bool = True) -> ReconstructionResult:
     r"""Success of the Bayes-optimal attacker within ``r``, the blind baseline, and their gap (beyond the paper).
@@ -754,12 +763,7 @@ def reconstruction_advantage(prior: Prior, mechanism, *, scale: float | None = N
         res = exact.bayes_attacker_success(prior, noise.kernel, epsilon=noise.epsilon_arg(s_eff), r=r)
         success, method = float(res["success"]), "grid over guesses (garesearch.exact.bayes_attacker_success)"
     success = min(max(success, kappa), 1.0)  # the attacker can always ignore y
-    bound = None
-    if prior_free:
-        try:
-            bound = prior_free_bound(prior, noise, scale=s, r=r, releases=k)
-        except ParameterError:  # no trade-off curve without the optional accountant
-            bound = None
+    bound = _prior_free_or_none(prior, noise, s, r, k) if prior_free else None
     return ReconstructionResult(success=success, baseline=kappa, advantage=success - kappa, guess=guess,
                                 prior_free_bound=bound, scale=s, releases=k, r=r, mechanism=noise.name,
                                 method=method)
@@ -793,12 +797,7 @@ def _composed_binary(prior, comp, factor: float, r: float, k: int, prior_free: b
         prof = privacy_profile(comp, scale=factor, distance=float(prior.points[1] - prior.points[0]), releases=k)
         success = min(max(binary_success_from_profile(prof.dp_delta, float(prior.probs[1])), kappa), 1.0)
         method = f"binary secret, one hockey-stick divergence ({prof.source})"
-    bound = None
-    if prior_free:
-        try:
-            bound = prior_free_bound(prior, comp, scale=factor, r=r, releases=k)
-        except ParameterError:  # no trade-off curve without the optional accountant
-            bound = None
+    bound = _prior_free_or_none(prior, comp, factor, r, k) if prior_free else None
     return ReconstructionResult(success=success, baseline=kappa, advantage=success - kappa, guess=guess,
                                 prior_free_bound=bound, scale=factor, releases=k, r=r, mechanism=comp.label,
                                 method=method)
