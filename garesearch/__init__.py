@@ -3,7 +3,9 @@
 Executable, checked version of P. Laud and A. Pankova, "Interpreting Epsilon of
 Differential Privacy in Terms of Advantage in Guessing or Approximating Sensitive
 Attributes".  The public names below are loaded on first use, so that ``import garesearch``
-stays fast and pulls in neither sympy nor scipy nor matplotlib.
+stays fast and pulls in neither sympy nor scipy nor matplotlib.  They are the main functions,
+the priors and the type of every result the functions return, one name per concept (the user
+guide's "Names and conventions").
 """
 
 from __future__ import annotations
@@ -21,9 +23,13 @@ _LAZY: dict[str, str] = {
     "advantage_with_confidence": "approx_dp",
     "confidence_for_advantage": "approx_dp",
     "adp_posterior_bound": "approx_dp",
+    "B1Result": "approx_dp",
     "search_smooth_laplace": "smooth_laplace",
+    "SmoothLaplaceParameters": "smooth_laplace",
     "laplace_release": "release",
     "gaussian_release": "release",
+    "Release": "release",
+    "GaussianRelease": "release",
     "posterior_belief_bound": "readings",
     "lee_clifton_epsilon": "readings",
     "lee_clifton_posterior": "readings",
@@ -41,13 +47,19 @@ _LAZY: dict[str, str] = {
     "subsampled_gaussian_reading": "subsampled",
     "subsampled_reading": "subsampled",
     "CalibrationResult": "calibration",
+    "TailResult": "tail",
+    "ReconstructionResult": "reconstruction",
+    "SubsampledResult": "subsampled",
     "privacy_profile": "accounting",
+    "PrivacyProfile": "accounting",
     "Composition": "accounting",
     "plot_tradeoff": "accounting",
     # Sec. 4 through PLEAK's attacker files and goals; teaching widgets
     "read_attacker": "pleak",
     "read_goal": "pleak",
     "epsilon_for_pleak_goal": "pleak",
+    "PleakGoalResult": "pleak",
+    "Knowledge": "pleak",
     "epsilon_widget": "widgets",
     "attribute_widget": "widgets",
     # Sec. 3.2 and Eq. (main)
@@ -61,9 +73,11 @@ _LAZY: dict[str, str] = {
     # exact advantage of real mechanisms (issue 7)
     "exact_advantage": "exact",
     "exact_epsilon": "exact",
+    "ExactAdvantage": "exact",
     "bayes_attacker_success": "exact",
     "monte_carlo_attacker": "exact",
-    "soundness_counterexamples": "exact",
+    "AttackerEstimate": "exact",
+    "soundness_counterexamples": "counterexamples",
     "Laplace": "mechanisms",
     "Gaussian": "mechanisms",
     "GenCauchy": "mechanisms",
@@ -72,12 +86,21 @@ _LAZY: dict[str, str] = {
     "comparison_table": "exact",
     "format_comparison": "exact",
     "EpsilonComparison": "exact",
-    # Sec. 4.1: one attribute
+    # Sec. 4.1: one attribute, the priors, the results by construction
     "epsilon_for_attribute": "attribute",
+    "OptimalResult": "optimal",
     "AttributeResult": "attribute",
-    # beyond the paper: the pointwise bound
+    "Prior": "priors",
+    "Normal": "priors",
+    "Uniform": "priors",
+    "PiecewiseUniform": "priors",
+    "Continuous": "priors",
+    "Categorical": "priors",
+    # beyond the paper: the pointwise bound, the least-noise mechanism
     "epsilon_pointwise": "pointwise",
+    "PointwiseResult": "pointwise",
     "least_noise_mechanism": "least_noise",
+    "LeastNoiseResult": "least_noise",
     # Sec. 4.2, 4.3: AND / OR events; Sec. 5: several outputs
     "Attribute": "goals",
     "AllOf": "goals",
@@ -87,6 +110,7 @@ _LAZY: dict[str, str] = {
     "epsilon_for": "events",
     "epsilon_for_goal": "events",
     "epsilon_for_each": "events",
+    "SeparateResult": "events",
     "or_probability": "goals",
     "Coordinates": "goals",
     "lp_ball_mass": "goals",
@@ -95,6 +119,7 @@ _LAZY: dict[str, str] = {
     "optimal_split": "composition",
     # the claims report
     "check_all": "claims",
+    "ClaimResult": "claims",
     "write_report": "claims",
     # errors
     "InfeasibleError": "errors",
@@ -139,6 +164,7 @@ _SUBMODULES = {
     "tilted",
     "pointwise",
     "counterexamples",
+    "datasets",
     "errors",
 }
 

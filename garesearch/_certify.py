@@ -3,9 +3,8 @@ r"""Certified linear programs and brackets of one side of Def. 7 (beyond the pap
 :func:`solve_lp` runs HiGHS with tight tolerances; :func:`certified_bound` turns its
 approximate dual into a bound valid for every feasible point (Neumaier and Shcherbina, with a
 rigorous bound on the rounding errors of evaluating it: :func:`dual_bound`);
-:func:`search_bracket` finds a certified bracket :math:`[\epsilon_{lo}, \epsilon_{hi}]` of one
-side from a solver that returns, at each trial epsilon, a certified bound on the worst
-posterior and a witness mechanism.
+:class:`Bracket` is the certified bracket :math:`[\epsilon_{lo}, \epsilon_{hi}]` of one side
+(found by :func:`garesearch._roots.certified_bracket` and the grid searches).
 
 The work of every search is a fixed schedule (counts of steps, LPs and evaluations), so a
 result depends on its arguments only.  A wall-clock cap is optional: :func:`wall_clock_cap`
@@ -22,7 +21,7 @@ import contextvars
 import math
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Protocol
 
 import numpy as np
 
@@ -31,18 +30,15 @@ from .errors import InfeasibleError
 __all__ = [
     "Bracket",
     "BudgetExhausted",
+    "Witness",
     "capped",
     "certified_bound",
     "check_time",
-    "clamped_logit",
-    "crossing",
+    "describe_witness",
     "dual_bound",
     "logsumexp",
     "logsumexp_rows",
     "odds_to_posterior",
-    "search_bracket",
-    "secant_crossing",
-    "secant_logit",
     "solve_lp",
     "time_left",
     "uncapped",
@@ -264,21 +260,6 @@ def certified_bound(res, obj, A_ub, a_eq, ub, upper: bool) -> float:
     return dual_bound(-np.asarray(res.ineqlin.marginals, dtype=float), obj, A_ub, a_eq, ub, upper)
 
 
-def secant_logit(points, target: float) -> float | None:
-    """The next trial of a crossing search: the secant on logit(bound) against log(eps)
-    through the last two ``(eps, bound)`` points (``None`` if they do not define one)."""
-    if len(points) < 2:
-        return None
-    (e1, b1), (e2, b2) = points[-2], points[-1]
-    if e1 == e2 or not (0 < b1 < 1 and 0 < b2 < 1):
-        return None
-    y1, y2 = math.log(b1 / (1 - b1)), math.log(b2 / (1 - b2))
-    if y1 == y2:
-        return None
-    yt = math.log(target / (1 - target))
-    return math.exp(math.log(e1) + (yt - y1) * (math.log(e2) - math.log(e1)) / (y2 - y1))
-
-
 def logsumexp(x: np.ndarray) -> float:
     if x.size == 0:
         return -math.inf
@@ -289,141 +270,39 @@ def logsumexp(x: np.ndarray) -> float:
 
 
 # ------------------------------------------------------------------------------------------
-# Searching epsilon on one side
+# The bracket of one side; log-sum-exp and log odds
 # ------------------------------------------------------------------------------------------
+class Witness(Protocol):
+    """A mechanism that shows one side of Def. 7 unsafe (the other end of a :class:`Bracket`):
+    its posterior of :math:`X'` at any epsilon, a certified bound from the side a crossing may
+    rely on (from below for the upper side, from above for the lower side), and a description
+    of its likelihood for :attr:`garesearch.goal_optimal.OptimalGoalResult.witness`."""
+
+    def posterior(self, eps: float) -> float: ...
+
+    def describe(self) -> dict:
+        """The witness' ``kind`` and parameters (a plain dict)."""
+        ...
+
+
+def describe_witness(w: Witness | None) -> dict:
+    """What :attr:`garesearch.goal_optimal.OptimalGoalResult.witness` says about ``w``
+    (``{"kind": "none"}`` when there is no witness)."""
+    return {"kind": "none"} if w is None else w.describe()
+
+
 @dataclass
 class Bracket:
     """Certified bracket of one side: ``lo`` safe, ``hi`` shown unsafe by ``witness``."""
 
     lo: float
     hi: float
-    witness: Any = None
+    witness: Witness | None = None
     posterior: float = math.nan  # witness posterior (a bound) at hi
     lps: int = 0
     size: dict = field(default_factory=dict)
     bound: float = math.nan  # certified bound on the worst posterior at lo
     cut_short: bool = False  # the wall-clock cap stopped the search before its schedule ended
-
-
-def crossing(fun, target, upper, lo=0.0, hi=math.inf, scale=1.0, rtol=1e-13):
-    r"""Smallest :math:`\epsilon` found (bracketing from ``lo``, then bisection in
-    :math:`\log\epsilon` to relative width ``rtol``) with ``fun(eps) > target`` (upper side)
-    or ``< target`` (lower side); ``inf`` if there is none below 1e12 / ``scale``.  Under a
-    wall-clock cap every evaluation first checks the time (:func:`check_time`)."""
-    def bad(e):
-        check_time()
-        v = fun(e)
-        return v > target if upper else v < target
-
-    a = lo if lo > 0 else 1e-6 / scale
-    while bad(a):
-        a /= 8
-        if a < 1e-14 / scale:
-            return a
-    b = hi if math.isfinite(hi) and hi > a else a * 4
-    while not bad(b):
-        a, b = b, b * 4
-        if b > 1e12 / scale:
-            return math.inf
-    while b / a - 1 > rtol:
-        m = math.sqrt(a * b)
-        if not a < m < b:
-            break
-        if bad(m):
-            b = m
-        else:
-            a = m
-    return b
-
-
-def clamped_logit(p: float) -> float:
-    """``log(p / (1 - p))`` with ``p`` clamped to ``[1e-300, 1 - 1e-16]``."""
-    p = min(max(p, 1e-300), 1 - 1e-16)
-    return math.log(p / (1 - p))
-
-
-def secant_crossing(posterior, target: float, upper: bool, e0: float, rtol: float, steps: int = 12) -> float:
-    """Smallest epsilon found at which a witness' ``posterior`` (monotone in epsilon) crosses
-    ``target`` (exceeds it for ``upper``, falls below otherwise): at most ``steps`` secant
-    steps on the logit against log epsilon from ``e0`` and one more past the root, every
-    returned value checked (``inf`` if none is found below 1e3 * e0).  Under a wall-clock cap
-    every evaluation first checks the time."""
-    def gap(e):
-        check_time()
-        return clamped_logit(posterior(e)) - clamped_logit(target)
-
-    sign = 1.0 if upper else -1.0
-    bad = math.inf
-    pts = []
-    e = e0
-    for _ in range(steps):
-        if not 0 < e < math.inf:  # a secant step past float64's range ends the search
-            break
-        g = sign * gap(e)
-        if g > 0:
-            bad = min(bad, e)
-        pts.append((math.log(e), g))
-        if len(pts) >= 2 and pts[-1][1] != pts[-2][1]:
-            (x1, g1), (x2, g2) = pts[-2], pts[-1]
-            x = x2 - g2 * (x2 - x1) / (g2 - g1)
-        else:
-            x = math.log(e) + (-0.2 if g > 0 else 0.2)
-        nxt = math.exp(min(x, math.log(e) + 2.0))
-        if math.isfinite(bad) and abs(nxt / e - 1) < rtol:
-            # one step past the root, so that the returned value is checked
-            cand = nxt * (1 + rtol / 4)
-            if cand < bad and sign * gap(cand) > 0:
-                bad = cand
-            break
-        if nxt > 1e3 * e0:
-            break
-        e = nxt
-    return bad
-
-
-def search_bracket(solve, target, upper, rtol, eps0, scale, lps, size, steps=60, enough=math.inf):
-    """Certified bracket of one side: ``lo`` with a certified bound on the safe side of
-    ``target``, ``hi`` where a witness mechanism crosses it.  Each step solves at ``trial``:
-    a certified trial raises ``lo``; the witness of every step lowers ``hi`` to the epsilon at
-    which its posterior crosses ``target`` (exact for a finite prior once the LP's optimal
-    vertex is found, so typically two or three steps suffice).  The search ends when the
-    bracket is within ``rtol``, when ``lo`` reaches ``enough`` (a sound end that is enough
-    for the caller) or after ``steps`` solves; under a wall-clock cap
-    (:func:`wall_clock_cap`) also when a step is not expected to end in time (the bracket so
-    far, ``cut_short``)."""
-    lo, hi, up, wit_hi, at_lo = 0.0, math.inf, math.inf, None, math.nan
-    trial = eps0 if eps0 and eps0 > 0 and math.isfinite(eps0) else 1.0 / scale
-    cut = False
-    last = 0.0  # seconds of the last step (measured under a cap only)
-    for _ in range(steps):
-        try:
-            check_time(last)
-            t0 = time.perf_counter() if capped() else 0.0
-            bound, wit = solve(trial)
-            root = crossing(wit.posterior, target, upper, scale=scale)
-            last = time.perf_counter() - t0 if capped() else 0.0
-        except BudgetExhausted:
-            cut = True
-            break
-        safe = bound <= target if upper else bound >= target
-        if safe and trial > lo:
-            lo, at_lo = trial, bound
-        else:
-            up = min(up, trial)
-        if root < hi:
-            hi, wit_hi = root, wit
-        if (math.isfinite(hi) and lo > 0 and hi - lo <= rtol * hi) or lo >= enough:
-            break
-        top = min(hi, up)
-        if not math.isfinite(top):
-            trial = trial * 4
-        elif lo < hi * (1 - rtol / 2) < up:
-            trial = hi * (1 - rtol / 2)
-        else:
-            trial = math.sqrt(lo * top) if lo > 0 else top / 4
-    with uncapped():
-        post = wit_hi.posterior(hi) if wit_hi is not None and math.isfinite(hi) else math.nan
-    return Bracket(lo, hi, wit_hi, post, lps(), size(), at_lo, cut_short=cut)
 
 
 def logsumexp_rows(terms: np.ndarray) -> np.ndarray:

@@ -31,18 +31,10 @@ import math
 
 import numpy as np
 
-from ._certify import (
-    BudgetExhausted,
-    certified_bound,
-    check_time,
-    clamped_logit,
-    secant_crossing,
-    secant_logit,
-    solve_lp,
-    uncapped,
-)
+from ._certify import BudgetExhausted, certified_bound, check_time, solve_lp, uncapped
 from ._goal_kernels import log_diff_ndtr, log_tilted
 from ._goal_model import GoalModel, in_goal_set, model_scale
+from ._roots import clamped_logit, secant_crossing, secant_logit_trial
 from .priors import Normal
 
 __all__ = ["SIZES", "CellGrid", "best_ridges", "cell_grid", "cell_sides", "cells_apply", "ridge_boxes",
@@ -330,7 +322,7 @@ def cell_grid(model: GoalModel, tc, cells: int) -> CellGrid:
 def witness_root(w, target: float, upper: bool, e0: float, rtol: float) -> float:
     """Smallest epsilon found at which the witness ``w`` crosses ``target`` (its posterior is
     monotone in epsilon): secant steps on the logit from ``e0``, every returned value checked
-    (``inf`` if none is found below 1e3 * e0; :func:`garesearch._certify.secant_crossing`)."""
+    (``inf`` if none is found below 1e3 * e0; :func:`garesearch._roots.secant_crossing`)."""
     # (about 8000 levels: a slightly looser bound than the default, as sound)
     return secant_crossing(lambda e: w.posterior(e, levels=4001 if upper else 8001), target, upper, e0, rtol)
 
@@ -373,18 +365,18 @@ class CellSide:
         pts: list = []
         trial = first or self.trial
         up, est = math.inf, trial
-        yt = _logit(self.target)
+        yt = clamped_logit(self.target)
         for _ in range(lps):
             b = self.lp(grid, trial)
             pts.append((trial, b))
             if not self._safe(b):
                 up = min(up, trial)
-            nxt = secant_logit(pts, self.target)
+            nxt = secant_logit_trial(pts, self.target)
             if nxt is not None and len(pts) >= 2:
                 (e1, b1), (e2, b2) = pts[-2:]
-                self.slope = (_logit(b2) - _logit(b1)) / (math.log(e2) - math.log(e1))
+                self.slope = (clamped_logit(b2) - clamped_logit(b1)) / (math.log(e2) - math.log(e1))
             elif self.slope and 0 < b < 1 and (self.slope > 0) == self.upper:
-                nxt = trial * math.exp((yt - _logit(b)) / self.slope)
+                nxt = trial * math.exp((yt - clamped_logit(b)) / self.slope)
             lo = self.lo
             if nxt is None or not (lo < nxt < up):
                 nxt = math.sqrt(lo * up) if lo > 0 and math.isfinite(up) else (up / 2 if math.isfinite(up) else trial * 4)
@@ -428,8 +420,6 @@ class CellSide:
         return Bracket(self.lo, self.hi, self.wit, post, self.lps, self.size, self.at_lo,
                        cut_short=self.cut_short)
 
-
-_logit = clamped_logit
 
 
 #: cells of the grids, coarse to fine (the schedule takes those up to about 80 / rtol)

@@ -14,8 +14,9 @@ import math
 
 import numpy as np
 
-from ._certify import Bracket, certified_bound, check_time, logsumexp, search_bracket, solve_lp
+from ._certify import Bracket, certified_bound, check_time, logsumexp, solve_lp
 from ._goal_model import GoalModel, coord_values, record_distance
+from ._roots import certified_bracket
 from .errors import ParameterError
 
 __all__ = ["MAX_RECORDS", "FiniteWitness", "Records", "finite_lp", "finite_side"]
@@ -129,6 +130,9 @@ class FiniteWitness:
         lw = self.logm + eps * self.s
         return math.exp(logsumexp(lw[self.inside]) - logsumexp(lw))
 
+    def describe(self) -> dict:
+        return {"kind": "lp profile", "log_likelihood_per_epsilon": self.s}
+
 
 def finite_lp(rec: Records, inside, eps, upper, pairs):
     """Solve the Charnes-Cooper LP on the given pairs; returns (certified bound, profile, value)."""
@@ -183,5 +187,5 @@ def finite_side(rec: Records, inside, target, upper, rtol, eps0=None, enough=mat
                 best = (wit, val)
         return bound, best[0]
 
-    return search_bracket(solve, target, upper, rtol, eps0, scale=1.0, lps=lambda: lps,
-                          size=lambda: {"records": rec.n, "pairs": int(pairs.shape[0])}, enough=enough)
+    return certified_bracket(solve, target, upper, rtol, eps0, scale=1.0, lps=lambda: lps,
+                             size=lambda: {"records": rec.n, "pairs": int(pairs.shape[0])}, enough=enough)

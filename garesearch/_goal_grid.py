@@ -16,17 +16,15 @@ from ._certify import (
     BudgetExhausted,
     certified_bound,
     check_time,
-    crossing,
     logsumexp,
     odds_to_posterior,
-    secant_crossing,
-    secant_logit,
     solve_lp,
     uncapped,
 )
 from ._goal_kernels import log_tilted
 from ._goal_model import GoalModel, combine_norm, coord_values, model_scale, record_distance
 from ._goal_pyramid import best_pyramid
+from ._roots import bisect_crossing, secant_crossing, secant_logit_trial
 from .priors import Categorical, Prior
 
 __all__ = ["Axis", "Grid", "GridSide", "GridWitness", "grid_sides", "halve_axes", "initial_axes"]
@@ -523,6 +521,9 @@ class GridWitness:
         lb = logsumexp(vals[~inside])
         return odds_to_posterior(la - lb)
 
+    def describe(self) -> dict:
+        return {"kind": "grid profile", "nodes": self.grid.Z, "log_likelihood_per_epsilon": self.s}
+
 
 def initial_axes(model: GoalModel, tc) -> list[Axis]:
     """Starting cells: quantiles of each prior, the edges of X' and a few points inside it."""
@@ -614,8 +615,8 @@ class GridSide:
         e = self.trial
         for _ in range(3):
             w = best_pyramid(self.model, self.tc, e, self.upper)
-            root = crossing(w.posterior, self.target, self.upper, lo=e / 4, scale=self.scale,
-                            rtol=self.rtol / 50)
+            root = bisect_crossing(w.posterior, self.target, self.upper, lo=e / 4, scale=self.scale,
+                                   rtol=self.rtol / 50)
             if root < self.hi:
                 self.hi, self.wit_hi = root, w
             if not math.isfinite(root) or abs(root / e - 1) < self.rtol / 4:
@@ -662,7 +663,7 @@ class GridSide:
                 break
             top = min(up, self.hi)
             # secant on logit(bound) against log(eps) through the grid's last two points
-            nxt = secant_logit(history, target)
+            nxt = secant_logit_trial(history, target)
             lo = self.lo
             if nxt is None or not (lo < nxt < top):
                 nxt = math.sqrt(lo * top) if lo > 0 and math.isfinite(top) else (top / 2 if math.isfinite(top) else trial * 4)

@@ -9,8 +9,9 @@ import math
 
 import numpy as np
 
-from ._certify import Bracket, crossing, odds_to_posterior, search_bracket
+from ._certify import Bracket, describe_witness, odds_to_posterior
 from ._goal_model import GoalModel, goal_probability, model_scale, spread
+from ._roots import bisect_crossing, certified_bracket
 from .errors import ParameterError
 from .priors import Prior
 
@@ -121,6 +122,9 @@ class KernelWitness:
         lo, hi = self.ker.log_odds_bounds(eps, np.array([self.c]), self.s)
         return odds_to_posterior(lo[0] if self.s < 0 else hi[0])
 
+    def describe(self) -> dict:
+        return {"kind": "laplace kernel" if self.s < 0 else "inverted kernel", "centre": self.c}
+
 
 class DiscreteWitness:
     r"""The likelihood :math:`e^{\pm\epsilon 1[x \in X']}` under the discrete metric."""
@@ -131,6 +135,10 @@ class DiscreteWitness:
     def posterior(self, eps: float) -> float:
         k = eps if self.upper else -eps
         return odds_to_posterior(math.log(self.p) - math.log1p(-self.p) + k)
+
+    def describe(self) -> dict:
+        return {"kind": "discrete metric",
+                "likelihood_ratio": "e^epsilon on X'" if self.upper else "e^-epsilon on X'"}
 
 
 def one_attribute_side(prior, t, r, target, upper, rtol):
@@ -145,8 +153,8 @@ def one_attribute_side(prior, t, r, target, upper, rtol):
         return odds_to_posterior(bound), KernelWitness(ker, c, s)
 
     scale = max(ker.h - ker.l, spread(prior), 1e-300)
-    return search_bracket(solve, target, upper, rtol, 1.0 / scale, scale, lambda: count[0],
-                   lambda: {"kernel_evaluations": count[0]})
+    return certified_bracket(solve, target, upper, rtol, 1.0 / scale, scale, lambda: count[0],
+                             lambda: {"kernel_evaluations": count[0]})
 
 
 class ProductWitness:
@@ -159,6 +167,10 @@ class ProductWitness:
     def posterior(self, eps: float) -> float:
         q = [w.posterior(eps * wt) for w, wt in zip(self.parts, self.weights, strict=True)]
         return goal_probability(self.terms, q)
+
+    def describe(self) -> dict:
+        return {"kind": "product of one-part kernels", "parts": [describe_witness(w) for w in self.parts],
+                "rates": list(self.weights)}
 
 
 def part_solver(model: GoalModel, k: int, tc, upper: bool):
@@ -209,8 +221,8 @@ def product_side(model: GoalModel, tc, target, upper, rtol, eps0=None):
         return bound, ProductWitness(model.terms, wits, weights)
 
     scale = max(model_scale(model), 1e-300)
-    return search_bracket(solve, target, upper, rtol, eps0 if eps0 else 1.0 / scale, scale,
-                   lambda: count[0], lambda: {"parts": n})
+    return certified_bracket(solve, target, upper, rtol, eps0 if eps0 else 1.0 / scale, scale,
+                             lambda: count[0], lambda: {"parts": n})
 
 
 def product_bracket(model: GoalModel, tc, target, upper, rtol=1e-4) -> Bracket:
@@ -225,12 +237,12 @@ def product_bracket(model: GoalModel, tc, target, upper, rtol=1e-4) -> Bracket:
     def bound(eps):
         return goal_probability(model.terms, [odds_to_posterior(sv(eps)[0]) for sv in solvers])
 
-    b = crossing(bound, target, upper, scale=scale, rtol=rtol)
+    b = bisect_crossing(bound, target, upper, scale=scale, rtol=rtol)
     lo = b * (1 - 2 * rtol) if math.isfinite(b) else math.inf
     while math.isfinite(lo) and lo > 0 and ((bound(lo) > target) if upper else (bound(lo) < target)):
         lo /= 2
     e = lo if math.isfinite(lo) else 1.0 / scale
     wit = ProductWitness(model.terms, [sv(e * w)[1] for sv, w in zip(solvers, weights, strict=True)], weights)
-    hi = crossing(wit.posterior, target, upper, lo=e / 4, scale=scale, rtol=rtol)
+    hi = bisect_crossing(wit.posterior, target, upper, lo=e / 4, scale=scale, rtol=rtol)
     post = wit.posterior(hi) if math.isfinite(hi) else math.nan
     return Bracket(lo, hi, wit, post, 0, {}, bound(lo) if math.isfinite(lo) and lo > 0 else math.nan)

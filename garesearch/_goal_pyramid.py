@@ -31,6 +31,10 @@ class PyramidWitness:
         self.model, self.tc, self.upper = model, tc, upper
         self.a, self.b = np.asarray(a, float), np.asarray(b, float)
 
+    def describe(self) -> dict:
+        return {"kind": "shifted pyramid" if self.upper else "inverted shifted pyramid",
+                "box_low": self.a.tolist(), "box_high": self.b.tolist()}
+
     def _band(self, c):
         part = next(p for p in self.model.parts if c in p.coords)
         return self.tc[c] - part.r, self.tc[c] + part.r
@@ -183,6 +187,10 @@ class RidgeWitness(PyramidWitness):
         super().__init__(model, tc, a[top], b[top], upper)
         self.boxes_a, self.boxes_b = a, b
         self.levels = np.asarray(s, float) - float(np.max(s))
+
+    def describe(self) -> dict:
+        return {"kind": "ridges" if self.upper else "inverted ridges", "box_low": self.boxes_a.tolist(),
+                "box_high": self.boxes_b.tolist(), "heights": self.levels.tolist()}
 
     def _masses(self, s):
         model, ka, kb, lev = self.model, self.boxes_a, self.boxes_b, self.levels

@@ -42,13 +42,13 @@ import math
 
 import numpy as np
 
+from ._roots import grow_bracket, narrow_bracket_to_ulps, secant_bracket
 from .priors import Categorical, Prior
 from .tilted import _shift_excess, combine_tails, rounding_pad
 
 __all__ = ["Margins", "logit_bounds"]
 
 _U = 2.0**-53
-_LOG4 = math.log(4.0)
 
 
 def logit_bounds(x_lo, x_hi):
@@ -571,139 +571,6 @@ def _interval_bound(eps, c1, c2, m1, m2, g1, g2):
 # ------------------------------------------------------------------------------------------
 # solving one side for epsilon
 # ------------------------------------------------------------------------------------------
-def _root_sound(g, lo, hi, rtol=4e-16):
-    """Narrow ``[lo, hi]`` (log-epsilon, ``g(lo) <= 0 < g(hi)``) around the sign change of
-    ``g``: first in log-epsilon to 1e-9, then in epsilon itself to ``rtol`` relative (log
-    space cannot resolve finer than its own spacing); returns ``(lo, hi)`` in log-epsilon
-    with both properties kept (:func:`garesearch._roots.narrow_bracket`)."""
-    from ._roots import narrow_bracket
-
-    lo, hi = narrow_bracket(g, lo, hi, tol=1e-9, xtol=1e-9, rtol=1e-15, maxiter=200)
-    e_lo, e_hi = math.exp(lo), math.exp(hi)
-    # exp(log(e)) need not give e back: work with the epsilons the caller's g sees
-    memo = {}
-
-    def g_lin(e):
-        if e not in memo:
-            memo[e] = g(math.log(e)) if e > 0 else -math.inf
-        return memo[e]
-
-    # (exp may round either end across the sign change: a few ulps outward restore it)
-    for _ in range(8):
-        if g_lin(e_lo) <= 0 or e_lo <= 0:
-            break
-        e_lo = float(np.nextafter(e_lo, 0.0))
-    for _ in range(8):
-        if g_lin(e_hi) > 0:
-            break
-        e_hi = float(np.nextafter(e_hi, np.inf))
-    if not g_lin(e_lo) <= 0 < g_lin(e_hi):
-        return lo, hi
-    e_lo, e_hi = narrow_bracket(g_lin, e_lo, e_hi, tol=rtol * e_hi, xtol=rtol * e_hi,
-                                rtol=1e-15, maxiter=200)
-    return math.log(e_lo), math.log(e_hi)
-
-
-def _expand(g, x0, step=_LOG4, lo_cap=-700.0, hi_cap=690.0):
-    """A bracket ``(lo, hi)`` of log-epsilon with ``g(lo) <= 0 < g(hi)`` by steps from
-    ``x0`` that double each time (the caps are reached in a few dozen evaluations):
-    ``(hi_cap, None)`` if ``g <= 0`` up to ``hi_cap``, ``(None, lo_cap)`` if ``g > 0`` down
-    to ``lo_cap``."""
-    if g(x0) <= 0:
-        lo = x0
-        while lo < hi_cap:
-            hi = min(lo + step, hi_cap)
-            if g(hi) > 0:
-                return lo, hi
-            lo, step = hi, 2 * step
-        return lo, None
-    hi = x0
-    while hi > lo_cap:
-        lo = max(hi - step, lo_cap)
-        if g(lo) <= 0:
-            return lo, hi
-        hi, step = lo, 2 * step
-    return None, hi
-
-
-def secant_bracket(f, e0: float, rel: float = 1e-7, tol: float = 4e-16, maxit: int = 40):
-    r"""A bracket ``(e_ok, e_bad)`` of the root of ``f`` near ``e0`` with ``f(e_ok) <= 0 <
-    f(e_bad)`` (``f`` rising through its root), to ``tol`` relative width: secant steps from
-    ``e0 (1 -+ rel)``, stepping out (at most eight spans at a time) until the root is
-    bracketed, then the Illinois variant of regula falsi (superlinear, and the bracket
-    always shrinks).  Either end is ``None`` if not found within ``maxit`` evaluations."""
-    pts = []
-
-    def visit(e):
-        v = f(e)
-        pts.append((e, v))
-        return v
-
-    a, b = e0 * (1 - rel), e0 * (1 + rel)
-    visit(a)
-    visit(b)
-    for _ in range(maxit):
-        oks = [(e, v) for e, v in pts if v <= 0]
-        bads = [(e, v) for e, v in pts if v > 0]
-        if oks and bads:
-            break
-        lowest = min(e for e, _ in pts)
-        highest = max(e for e, _ in pts)
-        span = max(highest - lowest, highest * rel)
-        (e1, v1), (e2, v2) = pts[-2], pts[-1]
-        step = None
-        if math.isfinite(v1) and math.isfinite(v2) and v1 != v2:
-            step = e2 - v2 * (e2 - e1) / (v2 - v1)
-        if not oks:  # every point is above the root: go down
-            floor = max(lowest - 8 * span, lowest / 8)
-            step = lowest - span if step is None or not step < lowest else step
-            step = max(step, floor)
-        else:  # every point is below: go up
-            cap = min(highest + 8 * span, highest * 8)
-            step = highest + span if step is None or not step > highest else step
-            step = min(step, cap)
-        if not step > 0:
-            return (max(e for e, _ in oks) if oks else None), (min(e for e, _ in bads) if bads else None)
-        visit(step)
-    else:
-        oks = [(e, v) for e, v in pts if v <= 0]
-        bads = [(e, v) for e, v in pts if v > 0]
-        return (max(e for e, _ in oks) if oks else None), (min(e for e, _ in bads) if bads else None)
-    ok, fok = max(oks)
-    bad, fbad = min(bads)
-    side = 0
-    for _ in range(maxit):
-        if bad - ok <= tol * bad:
-            break
-        if not (math.isfinite(fok) and math.isfinite(fbad)) or fbad == fok:
-            c = 0.5 * (ok + bad)
-        else:
-            c = bad - fbad * (bad - ok) / (fbad - fok)
-        if math.isnan(c):
-            c = 0.5 * (ok + bad)
-        # a step that would land on or within the tolerance of an end goes a tolerance's worth
-        # in (a root sitting at one end then closes the bracket in one step, not by halving)
-        step = 0.5 * tol * bad
-        if bad - ok > 2 * step:
-            c = min(max(c, ok + step), bad - step)
-        elif not ok < c < bad:
-            c = 0.5 * (ok + bad)
-        if c in (ok, bad):
-            break
-        v = f(c)
-        if v <= 0:
-            ok, fok = c, v
-            if side == -1:
-                fbad *= 0.5  # the Illinois step: the stale end's value is halved
-            side = -1
-        else:
-            bad, fbad = c, v
-            if side == 1:
-                fok *= 0.5
-            side = 1
-    return ok, bad
-
-
 def _witness_end(w, lo, hi):
     """The smallest log-epsilon found at which ``w`` (a witness' certified margin from below)
     is positive, searching up from ``hi`` (``w(lo) <= 0`` is known); ``inf`` if none within a
@@ -718,7 +585,7 @@ def _witness_end(w, lo, hi):
         else:
             return math.inf
     if w(lo) <= 0:
-        _, x_hi = _root_sound(w, lo, x_hi)
+        _, x_hi = narrow_bracket_to_ulps(w, lo, x_hi)
     return x_hi
 
 
@@ -758,7 +625,7 @@ def solve_finite(mg: Margins, side: str, ts, x0: float, span: tuple[float, float
         return float(np.max(best(math.exp(x))["upper"]))
 
     small, big = span
-    lo, hi = _expand(g_all, x0, hi_cap=min(690.0, math.log(1e300 / max(small, 1e-300))),
+    lo, hi = grow_bracket(g_all, x0, hi_cap=min(690.0, math.log(1e300 / max(small, 1e-300))),
                      lo_cap=max(-745.0, math.log(1e-300 / max(big, 1e-300))))
     if hi is None:
         if g_all(lo) == -math.inf:  # the side cannot bind anywhere: no noise needed
@@ -778,7 +645,7 @@ def solve_finite(mg: Margins, side: str, ts, x0: float, span: tuple[float, float
         def g(x, sel=sel):
             return float(np.max(best(math.exp(x), sel)["upper"]))
 
-        lo, hi = _root_sound(g, lo, hi)
+        lo, hi = narrow_bracket_to_ulps(g, lo, hi)
         if sel is None or g_all(lo) <= 0:
             break
         # another true value binds below: restart the bracket from its side

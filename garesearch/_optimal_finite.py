@@ -14,6 +14,7 @@ import math
 
 import numpy as np
 
+from ._args import check_sides, renamed_keywords
 from .errors import InfeasibleError, ParameterError
 from .priors import Categorical
 
@@ -166,13 +167,15 @@ class FiniteProblem:
         return float(np.min(gaps)) if gaps.size else 1.0, float(self.x[-1] - self.x[0]) if self.x.size > 1 else 1.0
 
 
-def worst_posterior_lp(values, probs, *, t: float, r: float, epsilon: float, side: str = "upper"):
+@renamed_keywords(side="sides")
+def worst_posterior_lp(values, probs, *, t: float, r: float, epsilon: float, sides: str = "upper"):
     r"""The worst posterior of :math:`\mathcal B(t, r)` over every epsilon-DP mechanism on a
     finite prior on the real line, as the linear program of its definition (Def. 7; beyond the
     paper): a direct route to what :func:`posterior_extremes` gets from the kernels, for
     teaching and checking.
 
-    Maximise (``side="upper"``) or minimise (``"lower"``) :math:`\sum_{X'} p_i v_i` subject to
+    Maximise (``sides="upper"``) or minimise (``"lower"``; one side at a time, and ``side=``,
+    the old name of ``sides=``, is deprecated) :math:`\sum_{X'} p_i v_i` subject to
     :math:`\sum_i p_i v_i = 1`, :math:`v \ge 0` and :math:`v_i \le e^{\epsilon |x_i - x_j|}
     v_j` (the Charnes-Cooper form of the posterior's supremum over likelihoods; on the line the
     constraints between neighbours imply the others), solved with HiGHS
@@ -196,8 +199,7 @@ def worst_posterior_lp(values, probs, *, t: float, r: float, epsilon: float, sid
     from scipy.optimize import linprog
     from scipy.sparse import coo_matrix
 
-    if side not in ("upper", "lower"):
-        raise ParameterError(f"side must be 'upper' or 'lower'; got {side!r}")
+    check_sides(sides, ("upper", "lower"))
     x = np.asarray(values, dtype=float)
     w = np.asarray(probs, dtype=float)
     if x.ndim != 1 or x.shape != w.shape or x.size < 2 or not np.all(np.isfinite(x)):
@@ -211,7 +213,7 @@ def worst_posterior_lp(values, probs, *, t: float, r: float, epsilon: float, sid
     inside = np.abs(x - t) <= r
     n = x.size
     # v_i = s_i u_i with s_i = e^{-eps |x_i - t|} (upper) or e^{+eps |x_i - t|} (lower)
-    sign = -1.0 if side == "upper" else 1.0
+    sign = -1.0 if sides == "upper" else 1.0
     logs = sign * epsilon * np.abs(x - t)
     logs -= logs.max()
     sc = np.exp(logs)
@@ -222,7 +224,7 @@ def worst_posterior_lp(values, probs, *, t: float, r: float, epsilon: float, sid
     cols = np.concatenate([i, i + 1, i + 1, i])
     vals = np.concatenate([sc[:-1], -np.exp(epsilon * gap) * sc[1:], sc[1:], -np.exp(epsilon * gap) * sc[:-1]])
     A = coo_matrix((vals, (rows, cols)), shape=(2 * (n - 1), n)).tocsr()
-    c = (-1.0 if side == "upper" else 1.0) * w * sc * inside
+    c = (-1.0 if sides == "upper" else 1.0) * w * sc * inside
     res = linprog(c, A_ub=A, b_ub=np.zeros(2 * (n - 1)), A_eq=(w * sc)[None, :], b_eq=[1.0],
                   bounds=(0, None), method="highs",
                   options={"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10})

@@ -34,14 +34,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from .errors import ParameterError
-from .mechanisms import Gaussian, GenCauchy, Laplace, Mechanism
+from .mechanisms import _GC_L, Gaussian, GenCauchy, Laplace, Mechanism
 
 __all__ = ["MECHANISMS", "ScaledNoise", "check_scale", "resolve"]
 
 #: the names :func:`resolve` accepts
 MECHANISMS = ("laplace", "gaussian", "gencauchy", "discrete_laplace", "discrete_gaussian")
 
-_GC_L = 3.0**0.75
 #: tail mass of the discrete Gaussian left out of its tables (relative to its mode)
 _DG_TAIL = 1e-18
 _DG_MAX_SCALE = 1e5

@@ -43,7 +43,9 @@ from typing import Any
 import numpy as np
 
 from . import bound
+from ._args import warn_renamed
 from ._backend import NUMPY
+from ._maximise import GRID_U, maximise
 from ._plain import PlainFields
 from ._univariate import check_common, laplace_scale
 from .errors import InfeasibleError, ParameterError
@@ -138,54 +140,6 @@ def _eps_main1(p, q, delta, D):
         return -math.inf
     e = float(bound.eps_main_formula(delta, p, q, D, NUMPY))
     return e if e > 0 else -math.inf
-
-
-# the search grid of :func:`maximise`: 0 and 96 log-spaced points on [1e-7, 1]
-_GRID_U = np.concatenate([[0.0], np.geomspace(1e-7, 1.0, 96)])
-
-
-def maximise(fun, lo, hi, n=97, fun1=None, xs=None):
-    """Global maximum of a 1-d function on [lo, hi]: bracket on a grid, refine with Brent
-    (the search over comparison sets of Sec. 4.1; returns ``(x, value)``, ``(None, -inf)``
-    where the function has no finite value).
-
-    ``fun`` takes an array; ``fun1``, if given, is the same function of one float (it only
-    saves the cost of wrapping every point of the refinement in an array); ``xs``, if given,
-    is the grid (increasing, from ``lo`` to ``hi``).
-
-    Examples
-    --------
-    >>> x, v = maximise(lambda x: -(x - 0.3) ** 2, 0.0, 1.0)
-    >>> round(x, 6), abs(round(v, 12))
-    (0.3, 0.0)
-    """
-    from scipy.optimize import minimize_scalar
-
-    if xs is None:
-        u = _GRID_U if n == _GRID_U.size else np.concatenate([[0.0], np.geomspace(1e-7, 1.0, n - 1)])
-        xs = lo + (hi - lo) * u
-    n = xs.size
-    ys = fun(xs)
-    if not np.any(np.isfinite(ys) & (ys > -np.inf)):
-        return None, -np.inf
-    i = int(np.nanargmax(np.where(np.isnan(ys), -np.inf, ys)))
-    if np.isinf(ys[i]) and ys[i] > 0:
-        return xs[i], ys[i]
-    a, b = xs[max(i - 1, 0)], xs[min(i + 1, n - 1)]
-    if b <= a:
-        return xs[i], ys[i]
-    if fun1 is None:
-        def neg(x):
-            return -float(fun(np.array([x]))[0])
-    else:
-        def neg(x):
-            return -float(fun1(x))
-    res = minimize_scalar(
-        neg, bounds=(a, b), method="bounded", options={"xatol": 1e-13 * max(abs(b), 1.0)}
-    )
-    if -res.fun >= ys[i]:
-        return float(res.x), float(-res.fun)
-    return float(xs[i]), float(ys[i])
 
 
 def _cut_ends(prior, lo, hi, R, t):
@@ -751,7 +705,7 @@ def _maximise_rows(fun, lo, hi, X=None):
     """
     rows = np.arange(lo.size)
     if X is None:
-        X = lo[:, None] + (hi - lo)[:, None] * _GRID_U
+        X = lo[:, None] + (hi - lo)[:, None] * GRID_U
     Y = fun(X)
     Y = np.where(np.isnan(Y), -np.inf, Y)
     none = ~np.any(np.isfinite(Y) & (Y > -np.inf), axis=1)
@@ -832,9 +786,11 @@ def _scan_t(prior, ts, r, delta, R, sides, construction):
 
 
 def __getattr__(name):
-    # the counterexamples live in garesearch.counterexamples (which imports this module)
+    # the old home of garesearch.counterexamples.paper_counterexample, kept for one release
     if name == "paper_counterexample":
-        from . import counterexamples
+        from ._paper_counterexample import paper_counterexample
 
-        return counterexamples.paper_counterexample
+        warn_renamed("paper_counterexample", "garesearch.counterexamples.paper_counterexample",
+                     "garesearch.attribute")
+        return paper_counterexample
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -86,7 +86,7 @@ itself fails).
     distribution is reused).  ``null`` when ``dp_accounting`` is not installed.  Target <= 2 s.
 ``goal_or_bracket_s``, ``goal_or_bracket_rel_width``
     Wall time and relative bracket width of
-    :func:`garesearch.goal_optimal.optimal_epsilon` for the OR of two normal attributes,
+    :func:`garesearch.goal_optimal.epsilon_optimal` for the OR of two normal attributes,
     ``N(0, 1)`` with ``r = 0.6`` and ``N(0.5, 1.3)`` with ``r = 0.4``, at ``t = (1, -1)``,
     ``delta = 0.1``, ``norm = inf``, both sides, at the default precision (``rtol = 0.01``,
     a fixed work schedule: the same bracket on every run, whatever the machine; no time
@@ -123,7 +123,7 @@ import mpmath
 import numpy as np
 
 from ._commands import OneLineParser
-from .paper.examples import SALARY
+from .datasets import SALARY
 
 __all__ = [
     "TARGETS",
@@ -677,7 +677,7 @@ def notebook_times(folder: str | Path | None = None, *, timings: str | Path | No
 def goal_brackets(rtol: float | None = None) -> dict[str, object]:
     """Time and certified bracket of the optimal epsilon of an OR and an AND of two normal
     attributes (see the module docstring) at the precision ``rtol`` (default that of
-    :func:`~garesearch.goal_optimal.optimal_epsilon`, 0.01); no time budget, so the brackets
+    :func:`~garesearch.goal_optimal.epsilon_optimal`, 0.01); no time budget, so the brackets
     are the same on every run.
 
     Examples
@@ -687,7 +687,7 @@ def goal_brackets(rtol: float | None = None) -> dict[str, object]:
     True
     """
     from .comparison_sets import comparison_set_epsilon
-    from .goal_optimal import optimal_epsilon
+    from .goal_optimal import epsilon_optimal
     from .goals import Attribute
     from .priors import Normal
 
@@ -697,7 +697,7 @@ def goal_brackets(rtol: float | None = None) -> dict[str, object]:
     out: dict[str, object] = {}
     for name, goal in (("or", a | b), ("and", a & b)):
         t0 = time.perf_counter()
-        res = optimal_epsilon(goal, delta=0.1, t=t, rtol=rtol)
+        res = epsilon_optimal(goal, delta=0.1, t=t, rtol=rtol)
         key = f"goal_{name}_bracket"
         out[f"{key}_s"] = time.perf_counter() - t0
         out[f"{key}_rel_width"] = res.rel_width

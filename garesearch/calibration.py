@@ -88,16 +88,16 @@ import numpy as np
 
 from . import _laplace_pld
 from ._args import check_sides
-from ._roots import narrow_bracket
+from ._roots import narrow_scale, smallest_scale
 from .accounting import as_composition
 from .additive import ScaledNoise, resolve
 from .errors import InfeasibleError, ParameterError
+from .mechanisms import _GC_L
 from .priors import Categorical, Prior
 
 __all__ = ["READINGS", "CalibrationResult", "calibrate"]
 
 READINGS = ("worst", "tail", "average", "advantage", "error_rates")
-_GC_L = 3.0**0.75
 
 
 @dataclass(frozen=True)
@@ -259,41 +259,6 @@ def _worst(prior, noise: ScaledNoise, r, delta, k, sides):
     return k * c / eps, delta, None, method + (f"; {k} releases of scale b are ({k}c/b)-DP" if k > 1 else "")
 
 
-def _solve(metric, target, s0, rtol, factor=4.0):
-    """Smallest scale with ``metric(scale) <= target`` (``metric`` falls with the scale).
-
-    The bracket grows from ``s0`` by ``factor`` (a good first guess takes a factor near 1).  The
-    scale returned is one at which ``metric`` was evaluated and found ``<= target``; a NaN counts
-    as missing the target.
-    """
-    lo = hi = None
-    if metric(s0) <= target:
-        hi, s = s0, s0
-        while True:
-            s /= factor
-            if s < s0 * 1e-48:
-                raise InfeasibleError("the target is met at every scale down to 1e-48 of the prior's spread: "
-                                      "no noise is needed")
-            if not metric(s) <= target:
-                lo = s
-                break
-            hi = s
-    else:
-        lo, s = s0, s0
-        while True:
-            s *= factor
-            if s > s0 * 1e36:
-                raise InfeasibleError(f"no scale up to {s:.3g} meets the target")
-            if metric(s) <= target:
-                hi = s
-                break
-            lo = s
-    # metric(lo) > target >= metric(hi), narrowed in log-scale by every evaluation inside
-    _, x_hi = narrow_bracket(lambda x: metric(math.exp(x)) - target, math.log(lo), math.log(hi),
-                             tol=math.log1p(rtol), meets="hi", rtol=1e-15)
-    return hi if x_hi == math.log(hi) else math.exp(x_hi)  # an end that was evaluated
-
-
 #: value discretisation of the accountant while calibrating composed releases (pessimistic, so
 #: every scale it accepts is sound; 1e-3 moves delta by about 1e-7 against 1e-4, at a tenth of the time)
 _SEARCH_DISCRETIZATION = 1e-3
@@ -330,9 +295,9 @@ def _average_composed_binary(prior, noise: ScaledNoise, r, delta, k, rtol):
             prof = privacy_profile(noise, scale=sc, distance=gap, releases=k)
             return binary_success_from_profile(prof.dp_delta, w1) - kappa
 
-        s0 = _solve(lambda sc: reconstruction_advantage(prior, "gaussian", scale=sc, r=r, releases=k,
+        s0 = smallest_scale(lambda sc: reconstruction_advantage(prior, "gaussian", scale=sc, r=r, releases=k,
                                                        prior_free=False).advantage, delta, gap, 1e-6)
-        scale = _solve(exact, delta, s0, rtol, factor=1.25)
+        scale = smallest_scale(exact, delta, s0, rtol, factor=1.25)
         source = privacy_profile(noise, scale=scale, distance=gap, releases=k).source
         return scale, exact(scale), f"binary secret, one hockey-stick divergence ({source})"
 
@@ -340,9 +305,9 @@ def _average_composed_binary(prior, noise: ScaledNoise, r, delta, k, rtol):
         prof = privacy_profile(noise, scale=sc, distance=gap, releases=k, discretization=discretization)
         return binary_success_from_profile(prof.dp_delta, w1) - kappa
 
-    s0 = _solve(lambda sc: reconstruction_advantage(prior, "gaussian", scale=sc, r=r, releases=k,
+    s0 = smallest_scale(lambda sc: reconstruction_advantage(prior, "gaussian", scale=sc, r=r, releases=k,
                                                    prior_free=False).advantage, delta, gap, 1e-6)
-    scale = _solve(metric, delta, s0 * per, rtol, factor=1.25)
+    scale = smallest_scale(metric, delta, s0 * per, rtol, factor=1.25)
     # the accountant's default resolution (1e-4) is less pessimistic: one secant step down from
     # the coarse scale, kept only if it still meets the target there
     fine = metric(scale, 1e-4)
@@ -394,7 +359,7 @@ def _subsampled(prior, noise, r, delta, reading, beta, k, q, sides, rtol):
                 f"{sup:.6g}, which already meets delta = {delta:g}")
     target = float(beta) if reading == "tail" else float(delta)
     gap = float(abs(prior.points[1] - prior.points[0]))
-    scale = _solve(lambda sc: run(sc).value, target, gap, max(rtol, 1e-7 if reading == "average" else 1e-4),
+    scale = smallest_scale(lambda sc: run(sc).value, target, gap, max(rtol, 1e-7 if reading == "average" else 1e-4),
                    factor=2.0)
     if reading == "average":  # the 1e-3 crossing lies up to about 1e-6 above the exact one: refine
         refined = _refine(lambda sc: run(sc, _FINE_DISCRETIZATION).value, target, scale, max(rtol, 1e-8))
@@ -425,9 +390,7 @@ def _refine(metric, target, scale, rtol):
         hi = lo
     else:
         return hi  # met at every trial: the smallest of them (sound)
-    _, x_hi = narrow_bracket(lambda x: metric(math.exp(x)) - target, math.log(lo), math.log(hi),
-                             tol=math.log1p(rtol), meets="hi", rtol=1e-15)
-    return hi if x_hi == math.log(hi) else math.exp(x_hi)
+    return narrow_scale(metric, target, lo, hi, rtol)
 
 
 def _refuse_if_no_noise_is_needed(prior, r, delta) -> None:
@@ -449,7 +412,7 @@ def _average(prior, noise: ScaledNoise, r, delta, k, rtol):
     _refuse_if_no_noise_is_needed(prior, r, delta)
     if k > 1 and noise.name != "gaussian":
         return _average_composed_binary(prior, noise, r, delta, k, rtol)
-    scale = _solve(lambda sc: reconstruction_advantage(prior, noise, scale=sc, r=r, releases=k,
+    scale = smallest_scale(lambda sc: reconstruction_advantage(prior, noise, scale=sc, r=r, releases=k,
                                                        prior_free=False).advantage, delta, _spread(prior), rtol)
     res = reconstruction_advantage(prior, noise, scale=scale, r=r, releases=k, prior_free=False)
     return scale, res.advantage, res.method
@@ -506,7 +469,7 @@ def _membership(prior, noise, reading, delta, alpha, beta, k, q, rtol):
         def value(sc):
             return float(profile(sc).dp_delta(0.0))
 
-        scale = _solve(value, delta, s0, rtol if accurate else max(rtol, 1e-6))
+        scale = smallest_scale(value, delta, s0, rtol if accurate else max(rtol, 1e-6))
         what = "total variation of the composed outputs"
         return scale, value(scale), f"{what} between values {dist:g} apart ({profile(scale).source})"
     if beta >= 1 - alpha:
@@ -528,7 +491,7 @@ def _membership(prior, noise, reading, delta, alpha, beta, k, q, rtol):
         # accountant.tradeoff_from_pld), or pure epsilon-DP's curve (generalised Cauchy)
         return float(profile(sc).tradeoff(alpha))
 
-    scale = _solve(lambda sc: -fnr(sc), -beta, s0, rtol if exact_curve else max(rtol, 1e-6))
+    scale = smallest_scale(lambda sc: -fnr(sc), -beta, s0, rtol if exact_curve else max(rtol, 1e-6))
     kind = "closed form" if exact_curve else (
         "pure epsilon-DP bound" if name == "gencauchy" else "exact curve of the pessimistic privacy-loss distribution")
     return scale, fnr(scale), f"trade-off curve f(alpha) between values {dist:g} apart ({kind}, {profile(scale).source})"
@@ -687,7 +650,7 @@ def calibrate(prior: Prior, mechanism, *, r: float, delta: float | None = None, 
                 hints.append(res.t)
             return res.beta
 
-        scale = _solve(metric, float(beta), _spread(prior), rtol)
+        scale = smallest_scale(metric, float(beta), _spread(prior), rtol)
         res = advantage_tail(prior, noise, scale=scale, r=r, delta=delta, releases=k, sides=sides)
         value, t, method = res.beta, res.t, res.method
     else:

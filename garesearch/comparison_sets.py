@@ -68,9 +68,10 @@ from typing import Any
 import numpy as np
 
 from . import bound
+from ._args import check_sides
 from ._backend import NUMPY
+from ._maximise import maximise
 from ._plain import PlainFields
-from .attribute import maximise
 from .errors import InfeasibleError, ParameterError
 from .goals import (
     Attribute,
@@ -524,8 +525,7 @@ def _check_common(delta, sides, construction, norm, method):
         raise ParameterError(f"delta must be a finite real number; got {delta!r}")
     if not 0 < delta < 1:
         raise ParameterError(f"delta must lie in (0, 1); got {delta}")
-    if sides not in _SIDES:
-        raise ParameterError(f"sides must be one of {_SIDES}; got {sides!r}")
+    check_sides(sides, _SIDES)
     if construction not in _CONSTRUCTIONS:
         raise ParameterError(f"construction must be one of {_CONSTRUCTIONS}; got {construction!r}")
     if method not in _OR_METHODS:
@@ -562,7 +562,7 @@ def comparison_set_epsilon(
 
     Sound but not optimal; :func:`garesearch.events.epsilon_for_goal` calls it for
     ``construction="sound"`` or ``"paper"`` (its default is the optimum over all mechanisms,
-    :func:`garesearch.goal_optimal.optimal_epsilon`).
+    :func:`garesearch.goal_optimal.epsilon_optimal`).
 
     Parameters
     ----------

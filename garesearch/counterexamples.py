@@ -17,6 +17,8 @@ import warnings
 import numpy as np
 
 from . import bound
+from ._args import renamed_keywords
+from ._paper_counterexample import paper_counterexample
 from .attribute import epsilon_for_attribute
 from .comparison_sets import theorem2_counterexample
 from .errors import InfeasibleError, ParameterError
@@ -120,8 +122,9 @@ def _check_eq_main(label, prior, r, delta, a, t, mechanism, tol):
                 exact_advantage=ex.advantage, violated=ex.advantage > delta + tol)
 
 
+@renamed_keywords(tol="atol")
 def soundness_search(construction: str = "paper", *, size: str = "small", mechanism: Mechanism | None = None,
-                     tol: float = 1e-6, eq_main: bool | None = None) -> list[dict]:
+                     atol: float = 1e-6, eq_main: bool | None = None) -> list[dict]:
     r"""Search fixed, seeded families of priors for an epsilon that lets the exact advantage exceed delta.
 
     For each case (asymmetric finite priors, spike-plus-body mixtures, Normal, Uniform and, with
@@ -131,14 +134,15 @@ def soundness_search(construction: str = "paper", *, size: str = "small", mechan
     advantage is compared with ``delta``.  With ``construction="paper"`` (and ``eq_main``
     true, its default there) it also tries Eq. (main) with :math:`q = g(a) - g(r)` and exponent
     ``a`` directly (:func:`garesearch.bound.epsilon_for_advantage`) at every atom, or at the
-    mean, for several ``a``.
+    mean, for several ``a``.  A case counts as violated when its advantage exceeds ``delta``
+    by more than ``atol`` (absolute; ``tol=``, its old name, is deprecated).
 
     Returns
     -------
     list of dict
         One record per case checked: ``source``, ``label``, ``prior``, ``r``, ``delta``,
         ``epsilon``, ``t``, ``y``, ``side``, ``p``, ``exact_advantage`` and ``violated``
-        (``exact_advantage > delta + tol``).
+        (``exact_advantage > delta + atol``).
 
     Examples
     --------
@@ -157,7 +161,7 @@ def soundness_search(construction: str = "paper", *, size: str = "small", mechan
     out = []
     for label, prior, r, delta in _search_cases(size):
         for sides in ("both", "upper"):
-            rec = _check_case(label, prior, r, delta, construction, sides, mechanism, tol)
+            rec = _check_case(label, prior, r, delta, construction, sides, mechanism, atol)
             if rec is not None:
                 out.append(rec)
         if not eq_main:
@@ -168,7 +172,7 @@ def soundness_search(construction: str = "paper", *, size: str = "small", mechan
             ts = np.asarray(prior.quantile(np.array([0.02, 0.1, 0.3, 0.5])), float)
         for t in ts:
             for a in (1.5 * r, 2 * r, 3 * r, 5 * r):
-                rec = _check_eq_main(label, prior, r, delta, a, float(t), mechanism, tol)
+                rec = _check_eq_main(label, prior, r, delta, a, float(t), mechanism, atol)
                 if rec is not None:
                     out.append(rec)
     return out
@@ -208,38 +212,3 @@ def soundness_counterexamples() -> list[dict]:
             if rec["violated"]:
                 out.append(rec)
     return out
-
-
-def paper_counterexample(*, p=0.2, q=0.5, r=1.0, a=2.0, delta=0.1):
-    r"""A prior and a Laplace mechanism for which Eq. (main) with exponent ``a`` is not sound.
-
-    Prior: mass ``p`` at ``t - r`` (inside :math:`X' = [t-r, t+r]`, ``t = 0``), mass ``q`` at
-    ``t + a`` (the paper's :math:`\hat X'_a`), the rest far away at ``t + 1000 a``.  The
-    identity query with Laplace noise at the paper's epsilon is epsilon-DP; for an output
-    ``y`` far below ``t - r`` the exact posterior of :math:`X'` is
-    :math:`p e^{\epsilon(a + r)} / (p e^{\epsilon(a+r)} + q + \dots)`, above ``p + delta``.
-
-    Returns
-    -------
-    dict
-        ``epsilon`` (the paper's), ``posterior`` (exact, at ``y = -50 a``), ``bound`` (p + delta).
-
-    Examples
-    --------
-    The posterior is the closed form above, and it exceeds ``p + delta``:
-
-    >>> import math
-    >>> res = paper_counterexample()
-    >>> e = res["epsilon"]
-    >>> num = 0.2 * math.exp(3 * e)
-    >>> closed = num / (num + 0.5 + 0.3 * math.exp(-1998 * e))
-    >>> abs(res["posterior"] - closed) < 1e-12, res["posterior"] > res["bound"]
-    (True, True)
-    """
-    eps = float(bound.epsilon_for_advantage(delta=delta, p=p, q=q, a=a))
-    y = -50.0 * a
-    xs = np.array([-r, a, 1000.0 * a])
-    ws = np.array([p, q, 1 - p - q])
-    logw = np.log(ws) - eps * np.abs(y - xs)
-    post = float(np.exp(logw[0] - np.logaddexp.reduce(logw)))
-    return {"epsilon": eps, "posterior": post, "bound": p + delta, "advantage": post - p}

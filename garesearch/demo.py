@@ -5,8 +5,8 @@ from __future__ import annotations
 from ._commands import OneLineParser
 from .attribute import epsilon_for_attribute
 from .bound import epsilon_for_advantage
-from .paper.examples import COLOURS as COLOUR
-from .paper.examples import GENDERS as GENDER
+from .datasets import COLOURS as COLOUR
+from .datasets import GENDERS as GENDER
 from .priors import Categorical
 
 

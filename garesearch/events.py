@@ -14,7 +14,7 @@ Three constructions answer "which epsilon?":
 
 - ``"optimal"`` (the default; beyond the paper): the largest epsilon at which *no*
   epsilon-DP mechanism moves the posterior of the goal by more than ``delta``
-  (:func:`garesearch.goal_optimal.optimal_epsilon`).  Exact for finite priors, one attribute,
+  (:func:`garesearch.goal_optimal.epsilon_optimal`).  Exact for finite priors, one attribute,
   the discrete metric and ``norm=1``; a certified bracket whose sound end is returned for
   continuous attributes under other norms.
 - ``"sound"``: the comparison sets of Theorem 1 and of the corrected Theorem 2
@@ -43,7 +43,7 @@ from .comparison_sets import (
     theorem2_counterexample,
 )
 from .errors import ParameterError
-from .goal_optimal import OptimalGoalResult, optimal_epsilon
+from .goal_optimal import OptimalGoalResult, epsilon_optimal
 from .goals import (
     AllOf,
     AnyOf,
@@ -133,7 +133,7 @@ def epsilon_for_goal(
         ``"both"`` bounds :math:`|\Pr_{post} - \Pr_{pre}|` (Def. 7); ``"upper"`` the gain only.
     construction : {"optimal", "sound", "paper"}
         ``"optimal"`` (default): the largest epsilon at which no epsilon-DP mechanism exceeds
-        ``delta`` (:func:`~garesearch.goal_optimal.optimal_epsilon`); ``"sound"``: the
+        ``delta`` (:func:`~garesearch.goal_optimal.epsilon_optimal`); ``"sound"``: the
         comparison sets of Theorems 1 and 2 (corrected); ``"paper"``: as printed (not sound
         in general).
     rtol, budget
@@ -142,7 +142,7 @@ def epsilon_for_goal(
         results) and an optional wall-clock cap in seconds (default ``None``: none; when it
         runs out the bracket so far is returned, marked ``cut_short``, with a
         :class:`~garesearch.goal_optimal.CutShortWarning`).  See
-        :func:`~garesearch.goal_optimal.optimal_epsilon`.
+        :func:`~garesearch.goal_optimal.epsilon_optimal`.
 
     Returns
     -------
@@ -163,7 +163,7 @@ def epsilon_for_goal(
 
     See Also
     --------
-    garesearch.goal_optimal.optimal_epsilon : The default construction.
+    garesearch.goal_optimal.epsilon_optimal : The default construction.
     garesearch.comparison_sets.comparison_set_epsilon : Theorems 1 and 2's comparison sets (``construction="sound"``, ``"paper"``).
     garesearch.attribute.epsilon_for_attribute : One attribute (Sec. 4.1).
     garesearch.pleak.epsilon_for_pleak_goal : A goal read from PLEAK's files.
@@ -194,7 +194,7 @@ def epsilon_for_goal(
             raise ParameterError(
                 f"{', '.join(given)} choose comparison sets (construction='sound' or 'paper'); "
                 "construction='optimal' has none: drop them, or pass construction='sound'")
-        return optimal_epsilon(goal, delta=delta, t=t, norm=norm, sides=sides, rtol=rtol, budget=budget)
+        return epsilon_optimal(goal, delta=delta, t=t, norm=norm, sides=sides, rtol=rtol, budget=budget)
     given = [name for name, v in (("rtol", rtol), ("budget", budget)) if v is not None]
     if given:
         raise ParameterError(f"{', '.join(given)} apply to construction='optimal' only")

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import bound
+from ._args import check_sides
 from .attribute import epsilon_for_attribute
 from .errors import InfeasibleError, ParameterError
 from .exact_core import as_target_set, exact_epsilon, or_event
@@ -118,8 +119,7 @@ def compare_epsilons(prior: Prior, *, r: float, delta: float, mechanism: Mechani
     True
     """
 
-    if sides not in ("both", "upper"):
-        raise ParameterError(f"sides must be 'both' or 'upper'; got {sides!r}")
+    check_sides(sides, ("both", "upper"))
     mechanism = Laplace() if mechanism is None else mechanism
     kw = dict(r=r, delta=delta, sides=sides)
     if callable(target):

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from ._args import check_sides
 from ._roots import narrow_bracket
 from .errors import InfeasibleError, ParameterError
 from .exact_integrals import Atoms, TiltedLaplace, integrator
@@ -137,6 +138,28 @@ def _laplace_far_tail(prior, rate, r):
         if val > best[0]:
             best = (val, end)
     return best
+
+
+def _far_crossing(prior, mech, r, delta, lo, hi, rtol):
+    r"""Where the far-tail limit of :func:`_laplace_far_tail` crosses ``delta`` inside
+    ``[lo, hi]``, from below within relative ``rtol`` (``None`` where it has no limit or does
+    not cross there).
+
+    The advantage over every true value is at least the limit, which grows with epsilon, so
+    above this crossing the advantage exceeds ``delta``; if it is within ``delta`` at the
+    crossing, the crossing is :func:`exact_epsilon`'s answer, found with one full evaluation
+    instead of a search (the heavy and exponential tails of Sec. 5's priors)."""
+    if isinstance(prior, Categorical) or not isinstance(integrator(prior, mech, hi), TiltedLaplace):
+        return None
+
+    def excess(x):
+        return _laplace_far_tail(prior, 1.0 / mech.scale(math.exp(x)), r)[0] - delta
+
+    a, b = math.log(lo), math.log(hi)
+    if not (excess(a) <= 0 < excess(b)):
+        return None
+    x_lo, _ = narrow_bracket(excess, a, b, tol=math.log1p(rtol), rtol=4 * np.finfo(float).eps)
+    return lo if x_lo == a else math.exp(x_lo)
 
 
 def _finite_sets(prior: Categorical, r, t, correct):
@@ -515,8 +538,7 @@ def check_exact_args(epsilon, sides):
         math.isfinite(float(epsilon)) and float(epsilon) > 0
     ):
         raise ParameterError(f"epsilon must be a finite number > 0; got {epsilon!r}")
-    if sides not in ("both", "upper", "lower"):
-        raise ParameterError(f"sides must be 'both', 'upper' or 'lower'; got {sides!r}")
+    check_sides(sides)
 
 
 def exact_advantage(
@@ -833,6 +855,10 @@ def exact_epsilon(
                    "goes to infinity, whatever the scale; use sides='upper' or the Bayes attacker"
                    if mechanism.tail == "light" else "use a larger delta")
             )
+    e_far = _far_crossing(prior, mechanism, r, delta, lo, hi, rtol) if (
+        t is None and target is None and sides != "lower") else None
+    if e_far is not None and not violated(e_far):
+        return e_far
     # A(lo) <= delta < A(hi), narrowed in log-epsilon by every evaluation inside
     x_lo, _ = narrow_bracket(lambda x: adv(math.exp(x)) - delta, math.log(lo), math.log(hi),
                              tol=math.log1p(rtol), rtol=4 * np.finfo(float).eps)

@@ -30,8 +30,15 @@ nondecreasing and nonincreasing in :math:`\epsilon`.  The optimal epsilon at ``t
 
 What is solved how
 ------------------
-*Finite priors* (every attribute :class:`~garesearch.priors.Categorical`): a linear program after
-the Charnes-Cooper transform, :math:`\max \sum_{X'} w_i` s.t. :math:`\sum_i w_i = 1`,
+Each method is a solver registered under its name (the result's ``method``) in
+:data:`garesearch._solvers.SOLVERS`, and every solver follows one protocol
+(:class:`garesearch._solvers.Solver`): at a true record, a certified bracket of each side
+that can bind, and the worst posterior's bounds at a fixed epsilon (:func:`worst_posterior`).
+:func:`garesearch._solvers.method_for` names the method of a goal at a true record; the
+methods, by name:
+
+*Finite priors* (``"lp"``; every attribute :class:`~garesearch.priors.Categorical`): a linear
+program after the Charnes-Cooper transform, :math:`\max \sum_{X'} w_i` s.t. :math:`\sum_i w_i = 1`,
 :math:`w_i/m_i \le e^{\epsilon d_{ij}} w_j/m_j`, :math:`w \ge 0` (``w`` the posterior masses,
 ``m`` the prior masses), solved with HiGHS.  The constraint set is reduced without changing
 the optimum: under ``norm=1`` only records that differ in one attribute, by neighbouring
@@ -45,14 +52,15 @@ posterior is computed directly.
 
 *Proved closed forms* (the LP is their test oracle):
 
-- one attribute: the supremum is reached by the Laplace kernel :math:`e^{-\epsilon|x-c|}`, the
-  infimum by the inverted kernel :math:`e^{\epsilon|x-c|}`, :math:`c \in X'` (fix ``L`` at the two
-  ends of :math:`X'`: outside, ``L`` is smallest when it decays at rate :math:`\epsilon` from the
-  ends, inside largest as the tent between them; for the infimum the other way round);
-- records under the discrete metric (every attribute categorical and ``norm=inf``, or a single
-  categorical attribute): :math:`U = pe^\epsilon/(pe^\epsilon + 1 - p)` and
-  :math:`V = p/(p + (1-p)e^\epsilon)` (``L`` may only vary by the factor :math:`e^\epsilon`);
-- AND and OR goals of one-coordinate attributes under ``norm=1``:
+- one attribute (``"kernel"``): the supremum is reached by the Laplace kernel
+  :math:`e^{-\epsilon|x-c|}`, the infimum by the inverted kernel :math:`e^{\epsilon|x-c|}`,
+  :math:`c \in X'` (fix ``L`` at the two ends of :math:`X'`: outside, ``L`` is smallest when it
+  decays at rate :math:`\epsilon` from the ends, inside largest as the tent between them; for
+  the infimum the other way round);
+- records under the discrete metric (``"discrete-metric"``; every attribute categorical and
+  ``norm=inf``, or a single categorical attribute): :math:`U = pe^\epsilon/(pe^\epsilon + 1 - p)`
+  and :math:`V = p/(p + (1-p)e^\epsilon)` (``L`` may only vary by the factor :math:`e^\epsilon`);
+- AND and OR goals of one-coordinate attributes under ``norm=1`` (``"product"``):
   :math:`U = P(U_1, \dots, U_n)` and :math:`V = P(V_1, \dots, V_n)`, with :math:`U_i, V_i` the
   one-attribute worst posteriors and :math:`P(q)` the probability of the goal when attribute
   ``i`` is correct with probability :math:`q_i` independently.  Upper bound (any norm): condition
@@ -63,7 +71,7 @@ posterior is computed directly.
   Under any other norm the same expression is a sound bound (an :math:`\ell_p` distance is at
   most the :math:`\ell_1` distance, so fewer mechanisms are :math:`\epsilon`-DP).
 
-*Two normal attributes under* ``norm=inf`` (``method="lp-cells"``, :mod:`garesearch._goal_cells`):
+*Two normal attributes under* ``norm=inf`` (``"lp-cells"``, :mod:`garesearch._goal_cells`):
 a **certified bracket** :math:`[\epsilon_{lo}, \epsilon_{hi}]` from a relaxation on equal
 cells aligned with the edges of :math:`X'`.  Translation lemma: if the prior is a product of
 log-concave densities and cell :math:`C_j = C_i + v`, the prior averages of every
@@ -89,28 +97,31 @@ the bracket is [0.3970, 0.4002]; for the OR at the priors' means (the lower side
 half-line ridge along each arm of the cross, each at its own height (at :math:`\epsilon = 0.4`
 the heights are 0, -0.2, -0.4 and -1.4 times :math:`\epsilon`).
 
-*Other continuous attributes* (other priors, other norms, mixtures with finite ones, balls): an
-LP on a discretisation that gives a certified bracket :math:`[\epsilon_{lo}, \epsilon_{hi}]`.
-The space is cut into product cells (each inside or outside :math:`X'`), with unbounded end
-cells; node values of ``L`` at the cell corners are LP variables with the exact pairwise
-constraints between neighbouring nodes; each cell has a variable for :math:`\int_{cell} L\,dF`,
-bounded through the nodes of its stencil (its corners and the next ring):
-:math:`\int_Q L\,dF \le v_k \int_Q e^{\epsilon d(x, z_k)} dF` and
-:math:`\ge v_k \int_Q e^{-\epsilon d(x, z_k)} dF` for every stencil node :math:`z_k` -- true for
-every :math:`\epsilon`-DP mechanism.  The integrals of one cone over a product cell are computed
-with rigorous bounds (products of one-attribute closed forms under :math:`\ell_1`; under
-:math:`\ell_\infty` the layer-cake formula :math:`\int_Q e^{-\epsilon d}dF = \int_0^\infty
-\epsilon e^{-\epsilon s} F(Q \cap \{d \le s\})\,ds` with a monotone integrand, bounded by
-Riemann sums; other norms between the two).  Using the upper bound inside :math:`X'` and the
-lower one outside gives a relaxation: its dual-certified optimum bounds :math:`U` from above,
-so :math:`\epsilon_{lo}` is sound.  The LP's node values, repaired to an exactly Lipschitz
-profile, define the witness :math:`L^*(x) = \max_k v_k e^{-\epsilon d(x, z_k)}` (an
-:math:`\epsilon`-DP mechanism); bounding its cell integrals the other way gives a lower bound
-on its posterior, which exceeds :math:`p + \delta` at :math:`\epsilon_{hi}`.  Cells are refined
-where the two bounds differ most until the bracket's relative width reaches ``rtol`` or the
-schedule ends (``max_nodes`` nodes, 8 grids, or an LP of more than 40,000 (cell, node)
-pairs).  The lower side is the mirror image; the two sides take turns, each finer grid
-going to the side whose sound end is lower.
+*Other continuous attributes* (``"lp-grid"``; other priors, other norms, mixtures with finite
+ones, balls): an LP on a discretisation that gives a certified bracket :math:`[\epsilon_{lo},
+\epsilon_{hi}]`.  The space is cut into product cells (each inside or outside :math:`X'`), with
+unbounded end cells; node values of ``L`` at the cell corners are LP variables with the exact
+pairwise constraints between neighbouring nodes; each cell has a variable for :math:`\int_{cell}
+L\,dF`, bounded through the nodes of its stencil (its corners and the next ring): :math:`\int_Q
+L\,dF \le v_k \int_Q e^{\epsilon d(x, z_k)} dF` and :math:`\ge v_k \int_Q e^{-\epsilon d(x,
+z_k)} dF` for every stencil node :math:`z_k` -- true for every :math:`\epsilon`-DP mechanism.
+The integrals of one cone over a product cell are computed with rigorous bounds (products of
+one-attribute closed forms under :math:`\ell_1`; under :math:`\ell_\infty` the layer-cake
+formula :math:`\int_Q e^{-\epsilon d}dF = \int_0^\infty \epsilon e^{-\epsilon s} F(Q \cap \{d
+\le s\})\,ds` with a monotone integrand, bounded by Riemann sums; other norms between the two).
+Using the upper bound inside :math:`X'` and the lower one outside gives a relaxation: its
+dual-certified optimum bounds :math:`U` from above, so :math:`\epsilon_{lo}` is sound.  The LP's
+node values, repaired to an exactly Lipschitz profile, define the witness :math:`L^*(x) = \max_k
+v_k e^{-\epsilon d(x, z_k)}` (an :math:`\epsilon`-DP mechanism); bounding its cell integrals the
+other way gives a lower bound on its posterior, which exceeds :math:`p + \delta` at
+:math:`\epsilon_{hi}`.  Cells are refined where the two bounds differ most until the bracket's
+relative width reaches ``rtol`` or the schedule ends (``max_nodes`` nodes, 8 grids, or an LP of
+more than 40,000 (cell, node) pairs).  The lower side is the mirror image; the two sides take
+turns, each finer grid going to the side whose sound end is lower.  With three or more
+continuous coordinates, or a starting grid above ``max_nodes`` nodes, the bracket comes from the
+product bound instead (``"product-bound"``: the sound end of :math:`P(U_1, \dots, U_n)` and a
+product witness whose rates split epsilon; wider).  For every continuous method the comparison
+sets of Theorems 1 and 2 are a floor for the sound end.
 
 Reproducibility
 ---------------
@@ -153,49 +164,29 @@ from typing import Any
 
 import numpy as np
 
-from ._certify import (
-    Bracket,
-    BudgetExhausted,
-    capped,
-    check_time,
-    odds_to_posterior,
-    wall_clock_cap,
-)
-from ._goal_cells import SIZES as CELL_SIZES
-from ._goal_cells import best_ridges, cell_grid, cell_sides, cells_apply, ridge_boxes
-from ._goal_finite import MAX_RECORDS, FiniteWitness, Records, finite_lp, finite_side
-from ._goal_grid import Grid, GridWitness, grid_sides, halve_axes, initial_axes
-from ._goal_kernels import (
-    DiscreteWitness,
-    Kernel1D,
-    KernelWitness,
-    ProductWitness,
-    one_attribute_side,
-    part_solver,
-    product_bracket,
-    product_side,
-)
+from ._args import check_sides, renamed_keywords, warn_renamed
+from ._certify import Bracket, BudgetExhausted, check_time, describe_witness, wall_clock_cap
+from ._goal_cells import cells_apply
+from ._goal_finite import MAX_RECORDS
+from ._goal_kernels import DiscreteWitness
 from ._goal_model import (
     GoalModel,
     build_model,
     goal_p,
     goal_probability,
-    in_goal_set,
     is_real,
     method_of,
-    rebuild_goal,
     resolve_true_values,
     true_codes,
     true_coords,
 )
-from ._goal_pyramid import PyramidWitness, RidgeWitness, best_pyramid
 from ._plain import PlainFields
+from ._solvers import SOLVERS, Precision, solve_record
 from .bound import eps_lb, eps_ub
 from .errors import InfeasibleError, ParameterError
-from .goals import attributes_of, check_norm, lp_norm
-from .priors import Categorical
+from .goals import check_norm
 
-__all__ = ["CutShortWarning", "OptimalGoalResult", "optimal_epsilon", "worst_posterior"]
+__all__ = ["CutShortWarning", "OptimalGoalResult", "epsilon_optimal", "worst_posterior"]
 
 _SIDES = ("both", "upper")
 _MAX_T = 2_000  # t=None: largest number of true records enumerated
@@ -204,21 +195,17 @@ _MAX_T = 2_000  # t=None: largest number of true records enumerated
 #: 64 x 64 takes about 5 s, 140 x 140 about a minute)
 _MAX_T_WORK = 20_000
 _MAX_COMBOS = 2_000_000  # t=None under the discrete metric: combinations of distinct masses
-#: the lower side of an OR over unbounded attributes has a comparison-set floor (the
-#: pointwise bound of :func:`garesearch.or_lower.or_lower_epsilon`, a tensor-product
-#: quadrature) for at most this many continuous attributes
-_OR_LOWER_FLOOR_MAX = 3
 
 
 class CutShortWarning(UserWarning):
-    """:func:`optimal_epsilon` was cut short by its wall-clock ``budget``: the bracket it
+    """:func:`epsilon_optimal` was cut short by its wall-clock ``budget``: the bracket it
     returns is sound but not the one of its work schedule, and depends on the machine's
     speed and load (not reproducible)."""
 
 
 @dataclass(frozen=True)
 class OptimalGoalResult(PlainFields):
-    """What :func:`optimal_epsilon` found (beyond the paper).
+    """What :func:`epsilon_optimal` found (beyond the paper).
 
     The fields every goal result has (``epsilon``, ``t``, ``p``, ``event``, ``method``,
     ``binding``, ``epsilon_upper``, ``epsilon_lower``, ``construction``,
@@ -317,7 +304,7 @@ class OptimalGoalResult(PlainFields):
         --------
         >>> from garesearch.goals import Attribute
         >>> from garesearch.priors import Normal
-        >>> res = optimal_epsilon(Attribute(Normal(0, 1), r=0.5), delta=0.1, t=[0.0], sides="upper")
+        >>> res = epsilon_optimal(Attribute(Normal(0, 1), r=0.5), delta=0.1, t=[0.0], sides="upper")
         >>> c = res.witness["centre"]
         >>> res.witness["kind"], [float(v) for v in res.witness_profile([[c - 1], [c], [c + 2]])]
         ('laplace kernel', [-1.0, 0.0, -2.0])
@@ -349,8 +336,7 @@ class OptimalGoalResult(PlainFields):
 def _check_common(delta, sides, rtol, budget):
     if not (is_real(delta) and math.isfinite(delta) and 0 < delta < 1):
         raise ParameterError(f"delta must be a number in (0, 1); got {delta!r}")
-    if sides not in _SIDES:
-        raise ParameterError(f"sides must be one of {_SIDES}; got {sides!r}")
+    check_sides(sides, _SIDES)
     if rtol is not None and not (is_real(rtol) and 0 < rtol < 1):
         raise ParameterError(f"rtol must be a number in (0, 1); got {rtol!r}")
     if budget is not None and not (is_real(budget) and math.isfinite(budget) and budget > 0):
@@ -358,217 +344,18 @@ def _check_common(delta, sides, rtol, budget):
 
 
 def _witness_info(side: Bracket, method: str) -> dict:
-    w = side.witness
-    if w is None:
-        return {"kind": "none"}
-    if isinstance(w, KernelWitness):
-        return {"kind": "laplace kernel" if w.s < 0 else "inverted kernel", "centre": w.c}
-    if isinstance(w, DiscreteWitness):
-        return {"kind": "discrete metric", "likelihood_ratio": "e^epsilon on X'" if w.upper else "e^-epsilon on X'"}
-    if isinstance(w, ProductWitness):
-        parts = [_witness_info(Bracket(0, 0, x), method) for x in w.parts]
-        return {"kind": "product of one-part kernels", "parts": parts, "rates": list(w.weights)}
-    if isinstance(w, FiniteWitness):
-        return {"kind": "lp profile", "log_likelihood_per_epsilon": w.s}
-    if isinstance(w, RidgeWitness):
-        return {"kind": "ridges" if w.upper else "inverted ridges", "box_low": w.boxes_a.tolist(),
-                "box_high": w.boxes_b.tolist(), "heights": w.levels.tolist()}
-    if isinstance(w, PyramidWitness):
-        return {"kind": "shifted pyramid" if w.upper else "inverted shifted pyramid",
-                "box_low": w.a.tolist(), "box_high": w.b.tolist()}
-    if isinstance(w, GridWitness):
-        return {"kind": "grid profile", "nodes": w.grid.Z, "log_likelihood_per_epsilon": w.s}
-    return {"kind": type(w).__name__}
-
-
-def _heavy(prior) -> bool:
-    """Whether a tail of a continuous prior is declared heavier than every exponential
-    (:meth:`garesearch.priors.Prior.tail`: its tilted tail then diverges for every epsilon)."""
-    if isinstance(prior, Categorical):
-        return False
-    return any(prior.tail(side).kind == "heavy" for side in ("left", "right"))
-
-
-def _continuous_coords(model: GoalModel) -> int:
-    return sum(not isinstance(pr, Categorical) for pr in model.priors)
-
-
-def _grid_method(model: GoalModel, tc, max_nodes) -> str:
-    """``"lp-cells"`` for two normal attributes under ``norm=inf`` (the cell relaxation),
-    ``"lp-grid"`` where the starting grid is small enough, else ``"product-bound"``
-    (one-coordinate parts only); a ball over three or more coordinates is refused."""
-    if cells_apply(model, tc):
-        return "lp-cells"
-    if _continuous_coords(model) <= 2:
-        nodes = math.prod(len(ax.nodes) for ax in initial_axes(model, tc))
-        if nodes <= max_nodes:
-            return "lp-grid"
-    if all(part.kind != "ball" for part in model.parts):
-        return "product-bound"
-    raise ParameterError(
-        "goal: the optimal construction's grid covers l_p balls of two coordinates (with at most "
-        "two continuous coordinates in all, and a starting grid of at most max_nodes nodes); "
-        "this goal needs more. Use construction='sound' (the comparison sets), or fewer coordinates")
-
-
-def _no_noise_needed(target: float, upper: bool, p: float) -> bool:
-    """The side holds at every epsilon: its target is beyond the posterior's range (or X' has
-    no prior mass, for the upper side)."""
-    return (upper and target >= 1) or (not upper and target <= 0) or (upper and p <= 0)
+    """The witness of ``side`` as :attr:`OptimalGoalResult.witness` shows it: every witness
+    describes itself (:meth:`garesearch._certify.Witness.describe`; ``method`` is not needed)."""
+    return describe_witness(side.witness)
 
 
 def _solve_t(model: GoalModel, tv, delta, sides, rtol, max_nodes, at=None):
     """Both sides at one true record, by the work schedule of ``rtol``; ``at``: the best
     epsilon so far over the other true records (``t=None``): the searches start there, and a
     finite record's search ends once it certifies ``at`` (it is then not the worst).  Under a
-    wall-clock cap, a side that the cap stopped holds the bracket reached (``cut_short``)."""
-    tc = true_codes(model, true_coords(model, tv))
-    method = method_of(model)
-    if method == "lp-grid":
-        method = _grid_method(model, tc, max_nodes)
-    rec = None
-    if method == "lp":  # p from the same records as the LP (ties at the ball's edge included)
-        rec = Records(model)
-        p = float(np.sum(rec.m[in_goal_set(model, rec.X, tc)]))
-    else:
-        p = goal_p(model, tv)
-    targets = [("upper", p + delta, True)]
-    if sides == "both":
-        targets.append(("lower", p - delta, False))
-        if p - delta > 0 and len(model.terms) == 1 and any(_heavy(pr) for pr in model.priors):
-            raise InfeasibleError(
-                f"no epsilon > 0 keeps the advantage within delta={delta} at t={list(tv)!r} "
-                f"(p={p:.6g}): the lower side cannot be met (a prior's tails are heavier than every "
-                "exponential, so the inverted kernel exp(+epsilon d) along that coordinate pushes the "
-                "posterior of the bounded set X' to 0); use sides='upper', or a delta of at least p")
-    out: dict = {"p": p, "method": method, "tc": tc, "sides": {}, "cut_short": False}
-    live = {n: (tg, u) for n, tg, u in targets if not _no_noise_needed(tg, u, p)}
-    for name, _, _ in targets:
-        if name not in live:
-            out["sides"][name] = Bracket(math.inf, math.inf)
-    try:
-        _solve_sides(model, tv, tc, p, live, method, rec, delta, sides, rtol, max_nodes, at, out)
-    except BudgetExhausted:
-        out["cut_short"] = True
-    for name in live:
-        if name not in out["sides"]:  # the cap ran out before this side started
-            out["sides"][name] = Bracket(0.0, math.inf, cut_short=True)
-    out["cut_short"] = out["cut_short"] or any(b.cut_short for b in out["sides"].values())
-    return out
-
-
-def _solve_sides(model, tv, tc, p, live, method, rec, delta, sides, rtol, max_nodes, at, out):
-    """The brackets of the sides in ``live`` (name -> (target, upper)) into ``out["sides"]``."""
-    if method in ("discrete-metric", "kernel", "lp", "product"):
-        for name, (target, upper) in live.items():
-            if method == "discrete-metric":
-                e = float(eps_lb(delta=delta, p=p) if upper else eps_ub(delta=delta, p=p))
-                side = Bracket(e, e, DiscreteWitness(p, upper), target, bound=target)
-            elif method == "kernel":
-                side = one_attribute_side(model.priors[0], tc[0], model.parts[0].r, target, upper,
-                                          rtol or 1e-6)
-            elif method == "lp":
-                inside = in_goal_set(model, rec.X, tc)
-                side = finite_side(rec, inside, target, upper, rtol or 1e-7, eps0=at,
-                                   enough=at if at is not None else math.inf)
-            else:
-                side = product_side(model, tc, target, upper, rtol or 1e-6)
-            out["sides"][name] = side
-        return
-    # continuous attributes: both sides together; the comparison sets' epsilon is a floor for
-    # the sound ends (Theorems 1, 2).  Without a cap it is computed after the brackets, for
-    # the side that binds (the one whose sound end is lowest) until the binding side has its
-    # floor -- the only place where it can raise the epsilon (the lower side's floor is a
-    # slow quadrature); under a cap, first, for both sides, unless the cap has run out
-    floors: dict = {}
-    if capped():
-        try:
-            check_time()
-            up_f, dn_f = _sound_construction(model, tv, delta, sides)
-            floors = {"upper": up_f, "lower": dn_f}
-        except BudgetExhausted:
-            out["cut_short"] = True
-    parts1d = all(p_.kind != "ball" for p_ in model.parts)
-    fb: dict = {}
-    grids: dict = {}
-    try:
-        if method != "lp-cells" and parts1d:  # the product bound: sound for every norm
-            for name, (target, upper) in live.items():
-                fb[name] = product_bracket(model, tc, target, upper)
-        if method == "lp-cells":
-            grids = cell_sides(model, tc, live, rtol or 0.01, at)
-        elif method == "product-bound":
-            grids = fb
-        else:  # both sides together, each grid to the side that binds so far
-            start = next(iter(fb.values())).lo if fb else at
-            grids = grid_sides(model, tc, live, rtol or 0.01, start, max_nodes, first="upper")
-    except BudgetExhausted:  # (the cap ran out in the product bound: the floor is kept)
-        out["cut_short"] = True
-    for name in live:
-        side = grids.get(name) or fb.get(name) or Bracket(0.0, math.inf, cut_short=True)
-        f = fb.get(name)
-        if method == "lp-grid" and f is not None and f is not side:
-            if f.lo > side.lo:
-                side.lo, side.bound = f.lo, f.bound
-            if f.hi < side.hi:
-                side.hi, side.witness, side.posterior = f.hi, f.witness, f.posterior
-        out["sides"][name] = side
-
-    def apply(name):
-        side, target = out["sides"][name], live[name][0]
-        if floors.get(name, 0.0) > side.lo:  # never below the comparison-set construction
-            side.lo, side.bound = min(floors[name], side.hi), target
-
-    for name in live:
-        apply(name)
-    if not capped():
-        while True:
-            binding = min(live, key=lambda n: (out["sides"][n].lo, n != "upper"))
-            if binding in floors:
-                break
-            up_f, dn_f = _sound_construction(model, tv, delta, "upper" if binding == "upper" else sides)
-            floors["upper"] = up_f
-            if binding == "lower":
-                floors["lower"] = dn_f
-            for name in live:
-                apply(name)
-
-
-def _sound_construction(model: GoalModel, tv, delta, sides) -> tuple[float, float]:
-    r"""The epsilon of each side by the comparison sets of Theorems 1 and 2 at the true
-    record ``tv`` (the per-record constructions of
-    :func:`~garesearch.comparison_sets.comparison_set_epsilon`, without its refusal when a
-    side reaches 0): sound lower ends, 0 where they have none.
-
-    No floor (0) where no comparison-set construction applies: goals with an :math:`\ell_p`
-    ball (its comparison sets are not set up here); an OR whose AND-sets share an attribute
-    over an unbounded space (neither the blocks nor inclusion-exclusion apply); and the lower
-    side of an OR over unbounded attributes with more than ``_OR_LOWER_FLOOR_MAX`` continuous
-    ones (the pointwise bound's quadrature grid is limited to three).  Every other error
-    propagates."""
-    from .comparison_sets import _and_one_t, _or_one_t
-
-    if any(part.kind == "ball" for part in model.parts):
-        return 0.0, 0.0
-    terms = rebuild_goal(model).terms()
-    atts = attributes_of(terms)
-    tv = list(tv)
-    if len(terms) == 1:
-        res = _and_one_t(atts, tv, delta, model.norm, None, sides, "sound")
-        ask = sides
-    else:
-        unbounded = not math.isfinite(lp_norm([att.diameter for att in atts], model.norm))
-        disjoint = len(atts) == sum(len(term) for term in terms)
-        if unbounded and not disjoint:
-            return 0.0, 0.0
-        continuous = sum(not isinstance(att.prior, Categorical) for att in atts)
-        ask = "upper" if unbounded and continuous > _OR_LOWER_FLOOR_MAX else sides
-        res = _or_one_t(terms, atts, tv, delta, model.norm, None, ask, "sound", "best")
-
-    def clip(e):
-        return float(e) if e > 0 else 0.0
-
-    return clip(res["epsilon_upper"]), (clip(res["epsilon_lower"]) if ask == "both" else 0.0)
+    wall-clock cap, a side that the cap stopped holds the bracket reached (``cut_short``).
+    The solver of the record's method does the work (:func:`garesearch._solvers.solve_record`)."""
+    return solve_record(model, tv, delta, sides, Precision(rtol, max_nodes, at))
 
 
 def _all_t(model: GoalModel) -> list:
@@ -603,7 +390,7 @@ def _bracket(res: dict) -> tuple[float, float, str]:
     return lo_side.lo, min(up.hi, lo_side.hi), "lower"
 
 
-def optimal_epsilon(goal, *, delta: float, t: Any = None, norm: float = math.inf,
+def epsilon_optimal(goal, *, delta: float, t: Any = None, norm: float = math.inf,
                     sides: str = "both", rtol: float | None = None, budget: float | None = None,
                     max_nodes: int = 1600) -> OptimalGoalResult:
     r"""The largest epsilon at which no :math:`\epsilon`-DP mechanism lets the posterior of
@@ -705,16 +492,16 @@ def optimal_epsilon(goal, *, delta: float, t: Any = None, norm: float = math.inf
     >>> gender = Attribute(Categorical({"M": .5, "F": .5}), r=0, name="gender")
     >>> colour = Attribute(Categorical({"red": .2, "white": .1, "tabby": .25, "black": .4,
     ...                                 "tortoise": .05}), r=0, name="colour")
-    >>> res = optimal_epsilon(gender & colour, delta=0.1)
+    >>> res = epsilon_optimal(gender & colour, delta=0.1)
     >>> res.t["colour"], round(res.epsilon, 4), res.method
     ('black', 0.539, 'discrete-metric')
-    >>> round(optimal_epsilon(gender | colour, delta=0.1).epsilon, 4)
+    >>> round(epsilon_optimal(gender | colour, delta=0.1).epsilon, 4)
     0.4013
 
     One normal attribute (the salary of Sec. 6.2 at t = 2300): the Laplace kernel is optimal.
 
     >>> salary = Attribute(Normal(2000, 235.7), r=100, name="salary")
-    >>> res = optimal_epsilon(salary, delta=0.1, t=[2300.0])
+    >>> res = epsilon_optimal(salary, delta=0.1, t=[2300.0])
     >>> round(res.epsilon, 7), res.binding, res.witness["kind"]
     (0.0020057, 'upper', 'laplace kernel')
     """
@@ -773,7 +560,7 @@ def optimal_epsilon(goal, *, delta: float, t: Any = None, norm: float = math.inf
         details["true_records_total"] = len(tvs)
     if cut:
         warnings.warn(CutShortWarning(
-            f"optimal_epsilon was cut short by budget={budget:g} s: the bracket [{lo:.6g}, {hi:.6g}] "
+            f"epsilon_optimal was cut short by budget={budget:g} s: the bracket [{lo:.6g}, {hi:.6g}] "
             "is sound but wider than its work schedule gives, and depends on the machine's speed "
             "and load (not reproducible); drop budget for the reproducible result"), stacklevel=2)
     return OptimalGoalResult(
@@ -826,12 +613,14 @@ def _discrete_worst(model: GoalModel, delta: float, sides: str, event: str, t0: 
         details={"seconds": time.perf_counter() - t0, "true_records": n})
 
 
-def worst_posterior(goal, *, epsilon: float, t: Any, norm: float = math.inf, side: str = "upper",
+@renamed_keywords(side="sides")
+def worst_posterior(goal, *, epsilon: float, t: Any, norm: float = math.inf, sides: str = "upper",
                     resolution: int = 1) -> tuple[float, float]:
     r"""Certified bounds ``(low, high)`` on the worst posterior of ``goal`` over all
     :math:`\epsilon`-DP mechanisms at the true record ``t`` (beyond the paper; Sec. 4.2, 4.3):
-    :math:`U(\epsilon) = \sup_L \Pr_{post}[X']` for ``side="upper"``, :math:`V(\epsilon) = \inf_L`
-    for ``side="lower"`` (see the module docstring).
+    :math:`U(\epsilon) = \sup_L \Pr_{post}[X']` for ``sides="upper"``, :math:`V(\epsilon) = \inf_L`
+    for ``sides="lower"`` (see the module docstring; one side at a time, so ``"both"`` does
+    not apply; the old keyword ``side=`` is deprecated).
 
     ``low`` comes from a witness mechanism for the upper side (a bound valid for every
     mechanism for the lower side) and ``high`` the other way round.  Exact (``low`` and
@@ -852,64 +641,35 @@ def worst_posterior(goal, *, epsilon: float, t: Any, norm: float = math.inf, sid
     """
     if not (is_real(epsilon) and math.isfinite(epsilon) and epsilon > 0):
         raise ParameterError(f"epsilon must be a finite number > 0; got {epsilon!r}")
-    if side not in ("upper", "lower"):
-        raise ParameterError(f"side must be 'upper' or 'lower'; got {side!r}")
+    check_sides(sides, ("upper", "lower"))
     if not (isinstance(resolution, (int, np.integer)) and 1 <= resolution <= 6):
         raise ParameterError(f"resolution must be an integer in [1, 6]; got {resolution!r}")
     model = build_model(goal, check_norm(norm))
     tv = resolve_true_values(model, t)
     tc = true_codes(model, true_coords(model, tv))
     p = goal_p(model, tv)
-    upper = side == "upper"
-    eps = float(epsilon)
+    upper = sides == "upper"
     method = method_of(model)
-    if method == "discrete-metric":
-        v = DiscreteWitness(p, upper).posterior(eps)
-        return v, v
-    if method == "kernel":
-        ker = Kernel1D(model.priors[0], tc[0], model.parts[0].r)
-        bound, _, best = ker.extreme(eps, -1.0 if upper else 1.0, upper)
-        b, w = odds_to_posterior(bound), odds_to_posterior(best)
-        return (w, b) if upper else (b, w)
-    if method == "lp":
-        rec = Records(model)
-        inside = in_goal_set(model, rec.X, tc)
-        pairs, exact = rec.network()
-        while True:
-            bound, s, _ = finite_lp(rec, inside, eps, upper, pairs)
-            new = np.zeros((0, 2), int) if exact else rec.violations(s, cap=20 * rec.n)
-            if new.shape[0] == 0:
-                break
-            pairs = np.unique(np.concatenate([pairs, np.unique(np.sort(new, axis=1), axis=0)]), axis=0)
-        vals = [FiniteWitness(rec.repair(s, how), rec.logm, inside).posterior(eps) for how in ("lower", "upper")]
-        w = max(vals) if upper else min(vals)
-        return (w, bound) if upper else (bound, w)
-    if cells_apply(model, tc):  # two normal attributes under l_inf: the cell relaxation
-        grid = cell_grid(model, tc, min(CELL_SIZES[0] * 2 ** (resolution + 1), 12_800))
-        bound, loga = grid.solve(eps, upper)
-        start = ridge_boxes(grid, loga, eps, upper)
-        w = best_pyramid(model, tc, eps, upper).posterior(eps)
-        if start is not None:
-            rw = best_ridges(model, tc, eps, start, upper).posterior(eps)
-            w = max(w, rw) if upper else min(w, rw)
-        return (w, bound) if upper else (bound, w)
-    parts1d = all(p_.kind != "ball" for p_ in model.parts)
-    if parts1d:
-        solvers = [part_solver(model, k, tc, upper) for k in range(len(model.parts))]
-        out = [sv(eps) for sv in solvers]
-        fbound = goal_probability(model.terms, [odds_to_posterior(b) for b, _ in out])
-        if method == "product":
-            w = ProductWitness(model.terms, [x for _, x in out], [1.0] * len(out)).posterior(eps)
-            return (w, fbound) if upper else (fbound, w)
-    axes = base = initial_axes(model, tc)
-    for _ in range(resolution - 1):
-        axes = halve_axes(axes)
-    grid = Grid(model, tc, axes, base=base)
-    bound, wit = grid.solve(eps, upper)
-    w = wit.posterior(eps)
-    if math.isinf(model.norm) and parts1d:
-        pw = best_pyramid(model, tc, eps, upper).posterior(eps)
-        w = max(w, pw) if upper else min(w, pw)
-    if parts1d:
-        bound = min(bound, fbound) if upper else max(bound, fbound)
+    if method == "lp-grid" and cells_apply(model, tc):  # two normal attributes under l_inf
+        method = "lp-cells"
+    w, bound = SOLVERS[method].posterior_bounds(model, tc, p, float(epsilon), upper, resolution)
     return (w, bound) if upper else (bound, w)
+
+
+def optimal_epsilon(goal, **kwargs) -> OptimalGoalResult:
+    """Deprecated name of :func:`epsilon_optimal` (the name of the optimum for one attribute
+    too, :func:`garesearch.optimal.epsilon_optimal`); kept for one release.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from garesearch.goals import Attribute
+    >>> from garesearch.priors import Categorical
+    >>> coin = Attribute(Categorical({"H": 0.5, "T": 0.5}), r=0)
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore", DeprecationWarning)
+    ...     round(optimal_epsilon(coin, delta=0.1).epsilon, 6)   # ln(0.6 / 0.4)
+    0.405465
+    """
+    warn_renamed("optimal_epsilon", "epsilon_optimal", "garesearch.goal_optimal")
+    return epsilon_optimal(goal, **kwargs)

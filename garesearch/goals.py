@@ -35,6 +35,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ._args import renamed_keywords
 from .errors import ParameterError
 from .priors import Categorical, Continuous, Normal, PiecewiseUniform, Prior
 
@@ -308,17 +309,18 @@ def _ball_quad(priors, t, z, norm, tol):
     return float(val), float(err)
 
 
+@renamed_keywords(tol="atol")
 def lp_ball_mass(priors: Sequence[Prior], t: Sequence[float], z: float, *, norm: float = 2.0,
-                 method: str = "auto", tol: float = 1e-11, return_error: bool = False):
+                 method: str = "auto", atol: float = 1e-11, return_error: bool = False):
     r"""Prior mass of the :math:`\ell_p` ball :math:`\{x : \lVert x - t \rVert_p \le z\}` for
     independent numeric coordinates: the :math:`g_t(z)` of Sec. 4.2 for a ball instead of a box.
 
     .. math:: g_t(z) = \int f_1(x_1)\, g^{(2..n)}_{t_{2..n}}\!\big((z^p - |x_1 - t_1|^p)^{1/p}\big)\, dx_1
 
     (a sum over the atoms of a finite prior), recursively down to one coordinate, by adaptive
-    Gauss-Kronrod quadrature (``scipy.integrate.quad``) with absolute and relative tolerance
-    ``tol``; :math:`\ell_\infty` is the product of the interval masses.  Isotropic normal
-    coordinates under :math:`\ell_2` have the closed form :math:`\Pr[\chi'^2_n(\lambda) \le
+    Gauss-Kronrod quadrature (``scipy.integrate.quad``) with absolute tolerance ``atol``;
+    :math:`\ell_\infty` is the product of the interval masses.  Isotropic normal coordinates
+    under :math:`\ell_2` have the closed form :math:`\Pr[\chi'^2_n(\lambda) \le
     z^2/\sigma^2]`, :math:`\lambda = \lVert \mu - t\rVert_2^2/\sigma^2` (at the centre of two
     coordinates: the Rayleigh law :math:`1 - e^{-z^2/(2\sigma^2)}`, Sec. 6.3).
 
@@ -336,8 +338,9 @@ def lp_ball_mass(priors: Sequence[Prior], t: Sequence[float], z: float, *, norm:
         The ``p`` of the :math:`\ell_p` norm, in [1, inf].
     method : {"auto", "quad"}
         ``"quad"`` skips the closed form.
-    tol : float
-        Tolerance of the quadrature.
+    atol : float
+        Absolute tolerance of the quadrature (also passed as its relative tolerance, which is
+        never the tighter one: a mass is at most 1).  ``tol=``, its old name, is deprecated.
     return_error : bool
         Also return the quadrature's error estimate (0 for closed forms and sums).
 
@@ -379,7 +382,7 @@ def lp_ball_mass(priors: Sequence[Prior], t: Sequence[float], z: float, *, norm:
     elif method == "auto":
         out = _closed_form_ball(priors, t, z, norm)
     if out is None:
-        out, err = _ball_quad(priors, t, float(z), norm, tol)
+        out, err = _ball_quad(priors, t, float(z), norm, atol)
     out = min(max(out, 0.0), 1.0)
     return (out, err) if return_error else out
 

@@ -25,6 +25,7 @@ from typing import Any
 
 import mpmath
 
+from ._args import renamed_keywords
 from .errors import ParameterError
 
 __all__ = [
@@ -158,10 +159,12 @@ def lambertw_errors(y, method: str = "paper", *, maxiter: int = 60, dps: int = 5
         return [abs(w - ref) if mpmath.isfinite(w) else mpmath.inf for w in ws]
 
 
+@renamed_keywords(tol="atol")
 def iterations_to_tolerance(
-    y, method: str = "paper", *, tol: float = 1e-15, maxiter: int = 200, dps: int = 50, **kw
+    y, method: str = "paper", *, atol: float = 1e-15, maxiter: int = 200, dps: int = 50, **kw
 ) -> int | None:
-    """The first ``n`` with :math:`|w_n - W(y)| < tol` (``None`` if not within ``maxiter``).
+    """The first ``n`` with :math:`|w_n - W(y)| < atol` (``None`` if not within ``maxiter``;
+    ``tol=``, the old name of ``atol``, is deprecated).
 
     Examples
     --------
@@ -170,7 +173,7 @@ def iterations_to_tolerance(
     """
     errs = lambertw_errors(y, method, maxiter=maxiter, dps=dps, **kw)
     for n, e in enumerate(errs):
-        if e < tol:
+        if e < atol:
             return n
     return None
 
@@ -224,16 +227,18 @@ def _observed_order(errs):
     return orders[-1] if orders else None
 
 
+@renamed_keywords(tol="atol")
 def convergence_table(
     ys=(-0.3, -0.2, 0.1, 0.5, 1.0, 2.0, 2.7, 3.0, 10.0),
     *,
-    tol: float = 1e-15,
+    atol: float = 1e-15,
     maxiter: int = 200,
     dps: int = 50,
 ) -> list[dict[str, Any]]:
-    """For each ``y``: iterations to ``tol`` for the paper's, Newton's and Halley's methods,
-    the paper's predicted and observed linear rates, Newton's and Halley's observed orders,
-    and the agreement of :func:`scipy.special.lambertw` with :func:`mpmath.lambertw`.
+    """For each ``y``: iterations to ``atol`` (an absolute error) for the paper's, Newton's and
+    Halley's methods, the paper's predicted and observed linear rates, Newton's and Halley's
+    observed orders, and the agreement of :func:`scipy.special.lambertw` with
+    :func:`mpmath.lambertw` (``tol=``, the old name of ``atol``, is deprecated).
 
     Returns
     -------
@@ -255,7 +260,7 @@ def convergence_table(
     for y in ys:
         errs = {m: lambertw_errors(y, m, maxiter=maxiter, dps=dps) for m in METHODS}
         ref = _reference(y, dps)
-        first = {m: next((n for n, e in enumerate(errs[m]) if e < tol), None) for m in METHODS}
+        first = {m: next((n for n, e in enumerate(errs[m]) if e < atol), None) for m in METHODS}
         rows.append(
             {
                 "y": y,

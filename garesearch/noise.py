@@ -52,6 +52,7 @@ from typing import NamedTuple
 import mpmath
 import numpy as np
 
+from ._args import renamed_keywords
 from ._backend import NUMPY, Backend, backend_for
 from ._evaluate import check, finish, refine, representable, scalar_values, to_values, workdps
 from .errors import ParameterError
@@ -376,7 +377,8 @@ def gaussian_density_inverse_formula(y, B):
     return B.sqrt(-2 * B.log(y * B.sqrt(2 * B.pi)))
 
 
-def gencauchy_bound(p, B, tol=None, maxiter=200):
+@renamed_keywords(tol="rtol")
+def gencauchy_bound(p, B, rtol=None, maxiter=200):
     r"""App. A.1's bound for generalised Cauchy noise, by monotone Newton iteration.
 
     The inverse of :func:`gencauchy_mass_formula`.  The paper uses a window binary search;
@@ -394,8 +396,9 @@ def gencauchy_bound(p, B, tol=None, maxiter=200):
         Probability, in [0, 1).
     B : Backend
         ``NUMPY`` or ``MPMATH``.
-    tol : float, optional
-        Relative step size at which to stop; default a few units of the working precision.
+    rtol : float, optional
+        Relative step size at which to stop; default a few units of the working precision
+        (``tol=``, its old name, is deprecated).
     maxiter : int
         Largest number of Newton steps.
 
@@ -408,18 +411,18 @@ def gencauchy_bound(p, B, tol=None, maxiter=200):
     c = 2 * s2 / B.pi  # P'(a) = c / (1 + a^4)
     if B.name == "numpy":
         p = np.asarray(p, dtype=float)
-        tol = 4 * np.finfo(float).eps if tol is None else tol
+        rtol = 4 * np.finfo(float).eps if rtol is None else rtol
         tail = p > _P_ONE
         if np.any(tail):
             out = np.empty_like(p)
-            out[tail] = _gencauchy_tail_bound(1 - p[tail], tol, maxiter)
+            out[tail] = _gencauchy_tail_bound(1 - p[tail], rtol, maxiter)
             if not np.all(tail):
-                out[~tail] = gencauchy_bound(p[~tail], B, tol, maxiter)
+                out[~tail] = gencauchy_bound(p[~tail], B, rtol, maxiter)
             return out if out.ndim else out[()]
         with np.errstate(divide="ignore", invalid="ignore"):
             hi = np.cbrt(c / (3 * (1 - p)))
     else:
-        tol = mpmath.mpf(10) ** (-mpmath.mp.dps + 2) if tol is None else tol
+        rtol = mpmath.mpf(10) ** (-mpmath.mp.dps + 2) if rtol is None else rtol
         hi = mpmath.cbrt(c / (3 * (1 - p)))
     lo = p / c
     from_hi = hi - (gencauchy_mass_formula(hi, B) - p) * (1 + hi**4) / c
@@ -432,12 +435,12 @@ def gencauchy_bound(p, B, tol=None, maxiter=200):
         if B.name == "numpy":
             step = np.maximum(step, 0.0)  # concavity: steps from the left are >= 0
             x = x + step
-            if np.all(step <= tol * np.maximum(x, 1e-300)):
+            if np.all(step <= rtol * np.maximum(x, 1e-300)):
                 break
         else:
             step = max(step, 0)
             x = x + step
-            if step <= tol * max(x, mpmath.mpf(10) ** (-mpmath.mp.dps * 3)):
+            if step <= rtol * max(x, mpmath.mpf(10) ** (-mpmath.mp.dps * 3)):
                 break
     return x
 

@@ -105,6 +105,7 @@ from ._kernels import Margins, Side, certify_density, far_tail_epsilon, logit_bo
 from ._optimal_density import S_GRID, DensityProblem
 from ._optimal_finite import FiniteProblem, worst_posterior_lp
 from ._plain import PlainFields
+from ._roots import grow_bracket_evenly, secant_root
 from ._univariate import check_common, laplace_scale
 from .errors import InfeasibleError, ParameterError
 from .priors import Categorical, Prior, _middle
@@ -200,89 +201,6 @@ def _limit(pb, eps, side, ts):
     return pb.limit(eps, side) if ts is None else (-math.inf, None)
 
 
-def _bracket(g, x0, small, big, delta=1.0):
-    """A bracket ``(lo, hi)`` of log-epsilon with ``g(lo) <= 0 < g(hi)`` for a
-    non-decreasing ``g``; ``(lo, None)``: ``g <= 0`` up to epsilon 1e304 (``g(lo) = -inf``:
-    the side cannot bind at all, no noise needed); ``(None, hi)``: ``g > 0`` down to epsilon
-    * spread = 1e-6 delta (or epsilon 1e-304)."""
-    step = math.log(4.0)
-    if g(x0) <= 0:
-        lo = x0
-        while True:
-            hi = lo + step
-            if g(hi) > 0:
-                return lo, hi
-            if hi > 700:
-                return lo, None
-            lo = hi
-    hi = x0
-    floor = max(-700.0, math.log(1e-6 * delta / big)) if big > 0 else -700.0
-    while True:
-        lo = hi - step
-        if g(lo) <= 0:
-            return lo, hi
-        if lo < floor:
-            return None, lo
-        hi = lo
-
-
-def _bracket_near(g, x, step=1e-6):
-    """A bracket ``(lo, hi)`` of a non-decreasing ``g`` around ``x`` (``g(lo) <= 0 < g(hi)``),
-    from steps growing eightfold."""
-    d = step * max(1.0, abs(x))
-    if g(x) > 0:
-        hi, lo = x, x - d
-        while g(lo) > 0:
-            hi, lo, d = lo, lo - 8 * d, 8 * d
-        return lo, hi
-    lo, hi = x, x + d
-    while g(hi) <= 0:
-        lo, hi, d = hi, hi + 8 * d, 8 * d
-    return lo, hi
-
-
-def _secant(g, x, lo=-math.inf, hi=math.inf, rtol=1e-15, sound=True, reach=1e-6):
-    """Root of a non-decreasing ``g`` near ``x``: secant steps safeguarded by the bracket
-    they build (``g(lo) <= 0 < g(hi)``; bisection once both ends are known and a step leaves
-    them, steps growing eightfold until then).
-
-    Returns the largest point found with ``g <= 0`` (the sound end) once the bracket is below
-    ``rtol`` relative (``sound=False``: the last iterate once a step is that small).
-    """
-    tol = rtol * max(1.0, abs(x))
-    reach = reach * max(1.0, abs(x))
-    prev = None
-    for _ in range(200):
-        gx = g(x)
-        if gx > 0:
-            hi = x
-        else:
-            lo = x
-        if hi - lo <= tol:
-            break
-        secant = prev is not None and gx != prev[1] and x != prev[0]
-        if secant:
-            step = -gx * (x - prev[0]) / (gx - prev[1])
-        elif math.isfinite(lo) and math.isfinite(hi):  # a flat stretch (or a jump): bisect
-            step = 0.5 * (lo + hi) - x
-        else:
-            step = reach if gx <= 0 else -reach
-        if not sound and secant and abs(step) <= tol:
-            return x + step
-        xn = x + step
-        if abs(step) <= tol:
-            xn = x - 4 * tol if gx > 0 else x + tol
-        if not lo < xn < hi:
-            if math.isfinite(lo) and math.isfinite(hi):
-                xn = 0.5 * (lo + hi)
-            else:
-                reach *= 8
-                xn = x + (reach if gx <= 0 else -reach)
-        prev = (x, gx)
-        x = xn
-    return lo if sound else x
-
-
 def _solve(pb, delta, side, ts):
     """An estimate of the side's epsilon for a prior with a density: ``(eps, t, c, value)``
     (the proof follows in :func:`garesearch._kernels.certify_density`).
@@ -303,7 +221,7 @@ def _solve(pb, delta, side, ts):
         e = math.exp(x)
         return max(float(np.max(pb.grid(e, side, grid_ts))), limit(e)) - delta
 
-    lo, hi = _bracket(g_grid, x0, small, big, delta)
+    lo, hi = grow_bracket_evenly(g_grid, x0, small, big, delta)
     if hi is None:
         if g_grid(lo) == -math.inf:  # no true value can bind: no noise needed
             return math.inf, None, None, None
@@ -313,7 +231,7 @@ def _solve(pb, delta, side, ts):
         adv = pb.grid(e, side, grid_ts)
         i, j = np.unravel_index(int(np.argmax(adv)), adv.shape)
         return 0.0, float(grid_ts[i]), pb.centre(float(grid_ts[i]), float(S_GRID[j])), float(adv[i, j])
-    x = _secant(g_grid, 0.5 * (lo + hi), lo, hi, rtol=1e-6, sound=False)
+    x = secant_root(g_grid, 0.5 * (lo + hi), lo, hi, rtol=1e-6, sound=False)
     cands = pb.candidates(pb.grid(math.exp(x), side, grid_ts), grid_ts)
 
     def local(x, every=True):
@@ -334,7 +252,7 @@ def _solve(pb, delta, side, ts):
     lead = [None]  # None: the next call climbs every candidate
     for _ in range(5):
         # an estimate (the proof follows in garesearch._kernels): 1e-10 is enough
-        x = _secant(lambda x: local(x, every=False)[0] - delta, x, rtol=1e-10)
+        x = secant_root(lambda x: local(x, every=False)[0] - delta, x, rtol=1e-10)
         previous = lead[0]
         if local(x)[0] > delta and lead[0] != previous:
             continue  # another candidate leads at this epsilon: its root
@@ -604,7 +522,7 @@ def epsilon_optimal(
     See Also
     --------
     garesearch.attribute.epsilon_for_attribute : The same optimum, and the paper's constructions by name.
-    garesearch.goal_optimal.optimal_epsilon : The optimum for goals over several attributes.
+    garesearch.goal_optimal.epsilon_optimal : The optimum for goals over several attributes.
     garesearch.exact.exact_epsilon : The largest epsilon at which the Laplace mechanism itself stays within ``delta``.
 
     Examples
@@ -643,6 +561,14 @@ def epsilon_optimal(
                 sides=sides, prior=prior, epsilon_hi=math.inf,
             )
         ts = np.array([float(t)])
+    low, high = prior.support
+    if high - low <= r:  # every ball holds the whole support: the posterior is 1 whatever the output
+        t0 = float(t) if t is not None else None
+        return OptimalResult(
+            epsilon=math.inf, t=t0, r=r, delta=delta, p=1.0 if t0 is not None else math.nan,
+            binding="none", epsilon_upper=math.inf, epsilon_lower=math.inf, centre=None,
+            posterior=None, sides=sides, prior=prior, epsilon_hi=math.inf,
+        )
     mg = Margins(prior, r, delta)
     found = {"upper": Side(math.inf, math.inf), "lower": Side(math.inf, math.inf)}
     for side in ("lower", "upper"):  # (the lower side first: where it cannot be met, e.g. over a

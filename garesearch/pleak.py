@@ -56,6 +56,7 @@ from typing import Any
 import numpy as np
 
 from . import bound
+from ._args import warn_renamed
 from ._evaluate import scalar_values
 from ._plain import PlainFields
 from ._pleak_format import (
@@ -75,10 +76,10 @@ from .priors import Categorical, Normal, Prior
 
 __all__ = [
     "And",
-    "GoalResult",
     "Knowledge",
     "Or",
     "PleakFormatError",
+    "PleakGoalResult",
     "Term",
     "epsilon_for_goal_files",
     "epsilon_for_pleak_goal",
@@ -94,8 +95,9 @@ __all__ = [
 # From goal + knowledge to epsilon
 # ------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class GoalResult(PlainFields):
-    """Epsilon for a PLEAK goal.
+class PleakGoalResult(PlainFields):
+    """Epsilon for a PLEAK goal (:func:`epsilon_for_pleak_goal`; its old name ``GoalResult`` is
+    deprecated: :class:`garesearch.comparison_sets.GoalResult` is the comparison sets' result).
 
     Attributes
     ----------
@@ -213,7 +215,7 @@ def epsilon_for_pleak_goal(
     t: Any = None,
     construction: str = "optimal",
     sides: str = "both",
-) -> GoalResult:
+) -> PleakGoalResult:
     r"""Epsilon that keeps the attacker's advantage for a PLEAK goal at most ``delta``.
 
     One column: Sec. 4.1 (:func:`~garesearch.attribute.epsilon_for_attribute`) with the
@@ -241,6 +243,10 @@ def epsilon_for_pleak_goal(
         end is returned); ``"sound"`` / ``"paper"``: the comparison sets.
     sides : {"both", "upper"}
         As in :func:`~garesearch.attribute.epsilon_for_attribute`.
+
+    Returns
+    -------
+    PleakGoalResult
 
     Raises
     ------
@@ -278,14 +284,14 @@ def epsilon_for_pleak_goal(
         if not math.isfinite(R) or r >= R:
             raise ParameterError(f"r must be smaller than the column's range R = {R}; got r = {r}")
         eps = float(bound.worst_case_epsilon(delta=delta, q=1.0, a=R))
-        return GoalResult(eps, simple.columns, "worst prior", None, R, None, r)
+        return PleakGoalResult(eps, simple.columns, "worst prior", None, R, None, r)
     if isinstance(t, dict):
         t = t.get(know.column)
     t = _coerce_t(t, prior)
     res = epsilon_for_attribute(
         prior, r=r, delta=delta, t=t, construction=construction, sides=sides
     )
-    return GoalResult(res.epsilon, simple.columns, "attribute", res, None, prior, r)
+    return PleakGoalResult(res.epsilon, simple.columns, "attribute", res, None, prior, r)
 
 
 def _events_goal(goal, knowledge, *, delta, t, construction, sides):
@@ -352,7 +358,7 @@ def _events_goal(goal, knowledge, *, delta, t, construction, sides):
             t2[name] = tuple(_coerce_t(t[c], prior) for c, prior in zip(cols, ball.priors, strict=True))
         t = t2
     res = events.epsilon_for_goal(egoal, delta=delta, t=t, construction=construction, sides=sides)
-    return GoalResult(res.epsilon, tuple(atts), "events", res, None, None, 0.0)
+    return PleakGoalResult(res.epsilon, tuple(atts), "events", res, None, None, 0.0)
 
 
 def _coerce_t(v, prior):
@@ -364,7 +370,7 @@ def _coerce_t(v, prior):
     return v
 
 
-def epsilon_for_goal_files(attacker: str | Path, goal: str | Path, *, delta: float, **kwargs) -> GoalResult:
+def epsilon_for_goal_files(attacker: str | Path, goal: str | Path, *, delta: float, **kwargs) -> PleakGoalResult:
     """:func:`epsilon_for_pleak_goal` for an attacker file and a goal file on disk.
 
     Examples
@@ -516,3 +522,10 @@ def pleak_worst_epsilon(*, delta: float, q: float, D: float) -> float:
         raise ParameterError(f"the epsilon lies outside the float64 range for D={D!r}")
     return out
 
+
+def __getattr__(name):
+    # the old name of PleakGoalResult, kept for one release
+    if name == "GoalResult":
+        warn_renamed("GoalResult", "PleakGoalResult", "garesearch.pleak")
+        return PleakGoalResult
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

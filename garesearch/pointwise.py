@@ -74,8 +74,8 @@ from typing import Any
 
 import numpy as np
 
-from ._kernels import _root_sound
 from ._plain import PlainFields
+from ._roots import narrow_bracket_to_ulps
 from ._univariate import check_common, laplace_scale
 from .errors import InfeasibleError, ParameterError
 from .optimal import epsilon_optimal, tie_break
@@ -397,7 +397,7 @@ def _largest_root(g, x0, floor):
             if lo <= floor:
                 return -math.inf
             hi = lo
-    return _root_sound(g, lo, hi)[0]
+    return narrow_bracket_to_ulps(g, lo, hi)[0]
 
 
 class _Memo:

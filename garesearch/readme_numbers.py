@@ -21,7 +21,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from .paper.examples import SALARY, SHIPS
+from .datasets import COLOURS, GENDERS, SALARY, SHIPS, epsilon_against_a
 
 __all__ = ["counts", "main", "notebook_names", "side_by_side", "snippets", "summary_line", "write"]
 
@@ -33,8 +33,7 @@ _SHIPS = {"mu": SHIPS["mu"], "sigma": math.sqrt(SHIPS["variance"]), "r": SHIPS["
 
 def _cats_rows(delta: float) -> list[dict[str, Any]]:
     import garesearch as ga
-    from garesearch.goal_optimal import optimal_epsilon
-    from garesearch.paper.examples import COLOURS, GENDERS
+    from garesearch.goal_optimal import epsilon_optimal
     from garesearch.priors import Categorical
 
     gender = ga.Attribute(Categorical(GENDERS), r=0, name="gender")
@@ -57,7 +56,7 @@ def _cats_rows(delta: float) -> list[dict[str, Any]]:
             "example": name,
             "paper": paper.epsilon, "paper_t": paper.t["colour"],
             "sound": sound, "pointwise": cmp.pointwise,
-            "optimal": optimal_epsilon(goal, delta=delta).epsilon, "laplace": cmp.exact,
+            "optimal": epsilon_optimal(goal, delta=delta).epsilon, "laplace": cmp.exact,
         })
     return rows
 
@@ -82,7 +81,7 @@ def _continuous_row(name: str, ex: dict[str, float], delta: float) -> dict[str, 
 def side_by_side(delta: float = 0.1) -> str:
     r"""README's table "Epsilon for the worked examples, side by side" and the paragraph after
     it, as Markdown (every number computed; the paper's printed values from
-    :mod:`garesearch.paper.examples`).
+    :mod:`garesearch.datasets`).
 
     Parameters
     ----------
@@ -98,8 +97,6 @@ def side_by_side(delta: float = 0.1) -> str:
     >>> side_by_side().splitlines()[2].startswith("| cats AND")  # doctest: +SKIP
     True
     """
-    from garesearch.paper.examples import epsilon_against_a
-
     cats = _cats_rows(delta)
     salary = _continuous_row(f"salary, N({_SALARY['mu']:g}, {_SALARY['sigma']:g}), r = {_SALARY['r']:g}",
                              _SALARY, delta)

@@ -43,8 +43,8 @@ import numpy as np
 from . import noise as _noise
 from ._evaluate import as_float_array, scalar_values
 from ._plain import PlainFields
+from .datasets import COLOURS, GENDERS, SALARY
 from .errors import ParameterError
-from .paper.examples import COLOURS, GENDERS, SALARY
 
 __all__ = [
     "CAT_COLOURS",
@@ -65,7 +65,7 @@ __all__ = [
     "synthetic_salaries",
 ]
 
-CAT_COLOURS = COLOURS  #: the colour prior of Sec. 6.1 (:data:`garesearch.paper.examples.COLOURS`)
+CAT_COLOURS = COLOURS  #: the colour prior of Sec. 6.1 (:data:`garesearch.datasets.COLOURS`)
 _BACKENDS = ("numpy", "opendp")
 #: largest number of draws of :func:`laplace_noise` (memory: 8 bytes each)
 _MAX_DRAWS = 10**8

@@ -34,8 +34,8 @@ import numpy as np
 from . import bound
 from ._evaluate import scalar_values
 from ._optional import require
+from .datasets import COLOURS
 from .errors import InfeasibleError, ParameterError
-from .paper.examples import COLOURS
 from .priors import Categorical, Normal, Prior, Uniform
 
 __all__ = [
@@ -50,7 +50,7 @@ __all__ = [
 ]
 
 #: the colour prior of the paper's cats example (Sec. 6.1)
-CATS = COLOURS  #: the colour prior of Sec. 6.1 (:data:`garesearch.paper.examples.COLOURS`)
+CATS = COLOURS  #: the colour prior of Sec. 6.1 (:data:`garesearch.datasets.COLOURS`)
 
 _FAMILIES = ("normal", "uniform", "cats")
 

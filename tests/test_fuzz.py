@@ -485,7 +485,7 @@ def test_pleak_methods(t, r, delta, R, n, q, D, sensitivity):
     out, err = call(pleak.pleak_worst_epsilon, delta=delta, q=q, D=D)
     if err is None:
         assert_positive(out, "pleak_worst_epsilon")
-    result = pleak.GoalResult(0.5, ("t.a",), "attribute")
+    result = pleak.PleakGoalResult(0.5, ("t.a",), "attribute")
     out, err = call(result.laplace_scale, sensitivity)
     if err is None:
         assert_positive(out, "laplace_scale")

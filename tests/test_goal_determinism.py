@@ -32,7 +32,7 @@ from sweeps import sample
 
 from garesearch.errors import InfeasibleError, ParameterError
 from garesearch.events import Attribute, epsilon_for_goal
-from garesearch.goal_optimal import CutShortWarning, optimal_epsilon
+from garesearch.goal_optimal import CutShortWarning, epsilon_optimal
 from garesearch.priors import Categorical, Normal, Uniform
 
 DELTA = 0.1
@@ -91,7 +91,7 @@ def run(name) -> dict:
     goal, kw = CASES[name]()
     with warnings.catch_warnings():
         warnings.simplefilter("error", CutShortWarning)  # the default call is never cut short
-        return summary(optimal_epsilon(goal, delta=DELTA, **kw))
+        return summary(epsilon_optimal(goal, delta=DELTA, **kw))
 
 
 _REFERENCE: dict = {}
@@ -192,7 +192,7 @@ def test_a_budget_caps_the_call_and_says_so(budget, kind):
     goal, kw = normals(kind)  # the default schedule takes about 9 s (OR) and 4 s (AND)
     t0 = time.perf_counter()
     with pytest.warns(CutShortWarning, match="cut short by budget"):
-        res = optimal_epsilon(goal, delta=DELTA, budget=budget, **kw)
+        res = epsilon_optimal(goal, delta=DELTA, budget=budget, **kw)
     seconds = time.perf_counter() - t0
     assert seconds <= 1.2 * budget + 1.0
     assert res.cut_short and res.details["cut_short"]
@@ -206,7 +206,7 @@ def test_time_running_out_never_raises():
     goal, _ = finite_or()
     t0 = time.perf_counter()
     with pytest.warns(CutShortWarning):
-        res = optimal_epsilon(goal, delta=DELTA, budget=1e-9)
+        res = epsilon_optimal(goal, delta=DELTA, budget=1e-9)
     assert time.perf_counter() - t0 < 2.0
     assert res.cut_short and res.epsilon == 0.0 and res.details["true_records"] < 20
     assert res.laplace_scale() == math.inf
@@ -215,7 +215,7 @@ def test_time_running_out_never_raises():
     assert res.cut_short and 0.0 <= res.epsilon <= res.epsilon_hi
     # without a budget the same goal is certified (the full schedule: no error either)
     try:
-        optimal_epsilon(goal, delta=DELTA)
+        epsilon_optimal(goal, delta=DELTA)
     except InfeasibleError:  # pragma: no cover - the point of the test
         pytest.fail("the full schedule raised")
 
@@ -224,14 +224,14 @@ def test_a_budget_that_is_not_reached_changes_nothing():
     goal, kw = finite_or()
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        res = optimal_epsilon(goal, delta=DELTA, budget=600.0, **kw)
+        res = epsilon_optimal(goal, delta=DELTA, budget=600.0, **kw)
     assert summary(res) == reference("finite_or_t_none")
 
 
 def test_the_default_has_no_budget():
     import inspect
 
-    assert inspect.signature(optimal_epsilon).parameters["budget"].default is None
+    assert inspect.signature(epsilon_optimal).parameters["budget"].default is None
     assert inspect.signature(epsilon_for_goal).parameters["budget"].default is None
 
 
@@ -281,7 +281,7 @@ def oracle_or_epsilon(pa, pb, ra, rb, delta, sides="both"):
 
 def test_finite_or_over_every_true_record_is_the_oracles_optimum():
     goal, _ = finite_or()
-    res = optimal_epsilon(goal, delta=DELTA)
+    res = epsilon_optimal(goal, delta=DELTA)
     eps, (t, side) = oracle_or_epsilon(PA, PB, RA, RB, DELTA)
     assert eps == pytest.approx(0.1888505885354947, rel=1e-12)  # (the oracle's value)
     assert res.epsilon_lo <= eps <= res.epsilon_hi
@@ -299,8 +299,8 @@ def test_t_none_refuses_too_much_work_by_count_up_front():
     for budget in (None, 1e6):
         t0 = time.perf_counter()
         with pytest.raises(ParameterError, match="160000 in all"):
-            optimal_epsilon(a | b, delta=DELTA, budget=budget)
+            epsilon_optimal(a | b, delta=DELTA, budget=budget)
         assert time.perf_counter() - t0 < 2.0
     # a single true record of the same goal is solved
-    res = optimal_epsilon(a | b, delta=DELTA, t=[5.0, 5.0], sides="upper", rtol=1e-3)
+    res = epsilon_optimal(a | b, delta=DELTA, t=[5.0, 5.0], sides="upper", rtol=1e-3)
     assert res.epsilon > 0

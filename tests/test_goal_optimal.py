@@ -22,7 +22,7 @@ from sweeps import sample
 
 from garesearch.errors import InfeasibleError, ParameterError
 from garesearch.events import Attribute, Coordinates
-from garesearch.goal_optimal import optimal_epsilon, worst_posterior
+from garesearch.goal_optimal import epsilon_optimal, worst_posterior
 from garesearch.priors import Categorical, Normal
 
 DELTA = 0.1
@@ -147,10 +147,10 @@ def cats():
 
 def test_cats_and_or_are_the_papers_numbers():
     g, c = cats()
-    res = optimal_epsilon(g & c, delta=DELTA)
+    res = epsilon_optimal(g & c, delta=DELTA)
     assert res.t["colour"] == "black" and round(res.epsilon, 4) == 0.5390
     assert res.p == pytest.approx(0.2, abs=1e-15)
-    res = optimal_epsilon(g | c, delta=DELTA)
+    res = epsilon_optimal(g | c, delta=DELTA)
     assert res.t["colour"] == "white" and round(res.epsilon, 4) == 0.4013
     assert res.binding == "lower"
 
@@ -161,7 +161,7 @@ def test_cats_agree_with_the_all_pairs_lp(event):
     records, at the worst record, crosses p + delta (AND) / p - delta (OR) at the epsilon."""
     g, c = cats()
     goal = g & c if event == "and" else g | c
-    res = optimal_epsilon(goal, delta=DELTA)
+    res = epsilon_optimal(goal, delta=DELTA)
     t = (res.t["gender"], res.t["colour"])
     if event == "and":
         def inside(x):
@@ -219,7 +219,7 @@ def test_finite_lp_agrees_with_all_pairs_lp(seed, norm):
             return within(0, x[0]) or within(1, x[1])
     eps = float(rng.choice([0.3, 1.0, 2.5]))
     for side in ("upper", "lower"):
-        lo, hi = worst_posterior(goal, epsilon=eps, t=t, norm=norm, side=side)
+        lo, hi = worst_posterior(goal, epsilon=eps, t=t, norm=norm, sides=side)
         ref = all_pairs_lp(priors, inside, eps, norm, upper=side == "upper")
         assert lo * (1 - 1e-7) - 1e-12 <= ref <= hi * (1 + 1e-7) + 1e-12
         assert hi - lo <= 1e-7 * hi + 1e-12
@@ -239,7 +239,7 @@ def test_finite_lp_agrees_with_brute_force(norm):
 
         for eps in (0.4, 1.7):
             for side in ("upper", "lower"):
-                lo, hi = worst_posterior(a & b, epsilon=eps, t=t, norm=norm, side=side)
+                lo, hi = worst_posterior(a & b, epsilon=eps, t=t, norm=norm, sides=side)
                 ref = brute_force([pa, pb], inside, eps, norm, upper=side == "upper")
                 assert lo * (1 - 1e-7) <= ref <= hi * (1 + 1e-7)
 
@@ -248,7 +248,7 @@ def test_finite_epsilon_brackets_the_all_pairs_crossing():
     rng = np.random.default_rng(11)
     priors, atts = random_case(rng, ["num", "num"])
     t = [next(iter(p)) for p in priors]
-    res = optimal_epsilon(atts[0] & atts[1], delta=DELTA, t=t, norm=2.0, sides="upper")
+    res = epsilon_optimal(atts[0] & atts[1], delta=DELTA, t=t, norm=2.0, sides="upper")
 
     def inside(x):
         return abs(x[0] - t[0]) <= atts[0].r and abs(x[1] - t[1]) <= atts[1].r
@@ -270,7 +270,7 @@ def test_worst_record_over_t_matches_enumeration_with_the_all_pairs_lp():
     pb = {"x": 0.7, "y": 0.3}
     a = Attribute(Categorical(pa), r=1.0, name="a")
     b = Attribute(Categorical(pb), r=0, name="b")
-    res = optimal_epsilon(a | b, delta=DELTA, norm=1.0, sides="upper")
+    res = epsilon_optimal(a | b, delta=DELTA, norm=1.0, sides="upper")
     worst = math.inf
     for t in itertools.product(pa, pb):
         def inside(x, t=t):
@@ -297,7 +297,7 @@ def test_one_normal_attribute_is_the_laplace_kernel(mu, sigma, r):
     """At t = mu the posterior of the Laplace output is symmetric and unimodal in the output,
     so the kernel centred at t is the worst; its epsilon by mpmath quadrature and findroot."""
     p = float(normal.cdf(r / sigma) - normal.cdf(-r / sigma))
-    res = optimal_epsilon(Attribute(Normal(mu, sigma), r=r), delta=DELTA, t=[mu], sides="upper")
+    res = epsilon_optimal(Attribute(Normal(mu, sigma), r=r), delta=DELTA, t=[mu], sides="upper")
     with mpmath.workdps(30):
         eps = mpmath.findroot(lambda e: kernel_posterior_mp(mu, sigma, mu, r, e, mu) - (p + DELTA),
                               res.epsilon)
@@ -310,7 +310,7 @@ def test_one_normal_attribute_is_the_laplace_kernel(mu, sigma, r):
 def test_one_normal_attribute_lower_side_is_the_inverted_kernel():
     """The infimum over the inverted kernels' centres in X', by a dense scan at 30 digits."""
     mu, sigma, r, t, eps = 0.0, 1.0, 0.5, 0.3, 0.8
-    lo, hi = worst_posterior(Attribute(Normal(mu, sigma), r=r), epsilon=eps, t=[t], side="lower")
+    lo, hi = worst_posterior(Attribute(Normal(mu, sigma), r=r), epsilon=eps, t=[t], sides="lower")
     def post(c):
         return float(kernel_posterior_mp(mu, sigma, t, r, eps, c, sign=+1, dps=20))
 
@@ -338,12 +338,12 @@ def test_l1_goal_is_the_product_of_one_attribute_optima():
         up = side == "upper"
         q1 = all_pairs_lp([pa], lambda x: abs(x[0] - t[0]) <= 1.0, eps, 1.0, up)
         q2 = all_pairs_lp([pb], lambda x: abs(x[0] - t[1]) <= 0.5, eps, 1.0, up)
-        lo, hi = worst_posterior(a & b, epsilon=eps, t=list(t), norm=1.0, side=side)
+        lo, hi = worst_posterior(a & b, epsilon=eps, t=list(t), norm=1.0, sides=side)
         assert lo == pytest.approx(q1 * q2, rel=1e-7)
-        lo, hi = worst_posterior(a | b, epsilon=eps, t=list(t), norm=1.0, side=side)
+        lo, hi = worst_posterior(a | b, epsilon=eps, t=list(t), norm=1.0, sides=side)
         assert hi == pytest.approx(1 - (1 - q1) * (1 - q2), rel=1e-7)
         # the product bound is sound for l_inf too, and not attained there
-        lo_inf, hi_inf = worst_posterior(a | b, epsilon=eps, t=list(t), norm=math.inf, side=side)
+        lo_inf, hi_inf = worst_posterior(a | b, epsilon=eps, t=list(t), norm=math.inf, sides=side)
         if up:
             assert hi_inf < 1 - (1 - q1) * (1 - q2) - 1e-3
         else:
@@ -414,7 +414,7 @@ def test_and_of_two_normals_bracket_is_certified():
     a = Attribute(Normal(0, 1), r=0.6, name="a")
     b = Attribute(Normal(0.5, 1.3), r=0.4, name="b")
     t = [1.0, -1.0]
-    res = optimal_epsilon(a & b, delta=DELTA, t=t, sides="upper")
+    res = epsilon_optimal(a & b, delta=DELTA, t=t, sides="upper")
     target = res.p + DELTA
     assert res.method == "lp-cells"
     assert 0 < res.epsilon_lo < res.epsilon_hi
@@ -437,7 +437,7 @@ def test_or_of_two_normals_witness_crosses_by_quadrature(t, side, tol):
     out (p = 1.3e-12): the layer cake needs levels even in the distance there."""
     a = Attribute(Normal(0, 1), r=0.6, name="a")
     b = Attribute(Normal(0.5, 1.3), r=0.4, name="b")
-    res = optimal_epsilon(a | b, delta=DELTA, t=t)
+    res = epsilon_optimal(a | b, delta=DELTA, t=t)
     assert res.method == "lp-cells"  # (side: that of the witness giving epsilon_hi)
     assert 0 < res.epsilon_lo < res.epsilon_hi
     assert res.rel_width <= 0.01
@@ -505,7 +505,7 @@ def test_and_of_two_normals_sound_on_a_finer_grid():
     a = Attribute(Normal(0, 1), r=0.6, name="a")
     b = Attribute(Normal(0.5, 1.3), r=0.4, name="b")
     t = [1.0, -1.0]
-    res = optimal_epsilon(a & b, delta=DELTA, t=t, sides="upper", max_nodes=400)
+    res = epsilon_optimal(a & b, delta=DELTA, t=t, sides="upper", max_nodes=400)
     lo, hi = worst_posterior(a & b, epsilon=res.epsilon_lo, t=t, resolution=2)
     assert lo <= hi <= res.p + DELTA
 
@@ -515,7 +515,7 @@ def test_ball_goal_on_a_finite_grid_agrees_with_all_pairs():
     ship = Coordinates([Categorical(pr), Categorical(dict(pr))], r=1.0, norm=2.0, name="ship")
     t = (0.0, 0.0)
     for side in ("upper", "lower"):
-        lo, hi = worst_posterior(ship, epsilon=0.7, t=list(t), side=side)
+        lo, hi = worst_posterior(ship, epsilon=0.7, t=list(t), sides=side)
         ref = all_pairs_lp([pr, pr], lambda x: math.hypot(x[0] - t[0], x[1] - t[1]) <= 1.0,
                            0.7, 2.0, side == "upper")
         assert lo - 1e-9 <= ref <= hi + 1e-9
@@ -530,21 +530,21 @@ def test_bad_input():
                {"delta": 0.1, "norm": 0.5}, {"delta": 0.1, "rtol": 2.0}, {"delta": 0.1, "budget": 0},
                {"delta": 0.1, "budget": math.inf}, {"delta": 0.1, "budget": "1"}):
         with pytest.raises(ParameterError):
-            optimal_epsilon(g & c, **kw)
+            epsilon_optimal(g & c, **kw)
     with pytest.raises(ParameterError):
-        optimal_epsilon(g & c, delta=0.1, t={"gender": "X", "colour": "red"})
+        epsilon_optimal(g & c, delta=0.1, t={"gender": "X", "colour": "red"})
     with pytest.raises(ParameterError, match="t is required"):
-        optimal_epsilon(Attribute(Normal(0, 1), r=1), delta=0.1)
+        epsilon_optimal(Attribute(Normal(0, 1), r=1), delta=0.1)
     big = Attribute(Categorical({i: 1 / 200 for i in range(200)}), r=0, name="big")
     other = Attribute(Categorical({i: 1 / 200 for i in range(200)}), r=0, name="other")
     with pytest.raises(ParameterError, match="20000"):
-        optimal_epsilon(big & other, delta=0.1, t=[0, 0])
+        epsilon_optimal(big & other, delta=0.1, t=[0, 0])
     many = Attribute(Categorical({i: 1 / 50 for i in range(50)}), r=0, name="many")
     more = Attribute(Categorical({i: 1 / 50 for i in range(50)}), r=0, name="more")
     with pytest.raises(ParameterError, match="2000"):
-        optimal_epsilon(many & more, delta=0.1)
+        epsilon_optimal(many & more, delta=0.1)
     with pytest.raises(ParameterError):
-        optimal_epsilon("not a goal", delta=0.1)
+        epsilon_optimal("not a goal", delta=0.1)
     with pytest.raises(ParameterError):
         worst_posterior(g & c, epsilon=-1, t=["M", "red"])
 
@@ -552,17 +552,17 @@ def test_bad_input():
 def test_no_noise_needed_only_when_true():
     g, c = cats()
     # p + delta >= 1 and p <= delta for every record: every mechanism is within delta
-    res = optimal_epsilon(g | c, delta=0.9)
+    res = epsilon_optimal(g | c, delta=0.9)
     assert math.isinf(res.epsilon) and res.rel_width == 0.0
     # upper side only, p + delta >= 1 at every record: no noise; otherwise finite
-    assert math.isinf(optimal_epsilon(g, delta=0.5, sides="upper").epsilon)
-    assert math.isfinite(optimal_epsilon(g, delta=0.49, sides="upper").epsilon)
+    assert math.isinf(epsilon_optimal(g, delta=0.5, sides="upper").epsilon)
+    assert math.isfinite(epsilon_optimal(g, delta=0.49, sides="upper").epsilon)
 
 
 def test_discrete_metric_lower_side_closed_form():
     """One categorical attribute with p = 0.95: V = p/(p + (1-p)e^eps) = p - delta."""
     a = Attribute(Categorical({"a": 0.95, "b": 0.05}), r=0, name="a")
-    res = optimal_epsilon(a, delta=0.01, t=["a"])
+    res = epsilon_optimal(a, delta=0.01, t=["a"])
     p, d = 0.95, 0.01
     assert res.binding == "lower"
     assert res.epsilon == pytest.approx(math.log(p * (1 - p + d) / ((p - d) * (1 - p))), rel=1e-12)
@@ -614,11 +614,11 @@ def test_heavy_tails_refuse_the_lower_side_of_a_bounded_goal():
     assert inside / total < 1e-12
     ball = Coordinates([Continuous(scipy.stats.cauchy()), Normal(0, 1)], r=1, norm=2, name="c")
     with pytest.raises(InfeasibleError, match="heavier than every exponential"):
-        optimal_epsilon(ball, delta=0.1, t={"c": (0.0, 0.0)})
+        epsilon_optimal(ball, delta=0.1, t={"c": (0.0, 0.0)})
     a = Attribute(Continuous(scipy.stats.cauchy()), r=1, name="a")
     b = Attribute(Normal(0, 1), r=1, name="b")
     with pytest.raises(InfeasibleError, match="sides='upper'"):
-        optimal_epsilon(a & b, delta=0.1, t=[0.0, 0.0])
+        epsilon_optimal(a & b, delta=0.1, t=[0.0, 0.0])
 
 
 _CALLS: list = []
@@ -812,7 +812,7 @@ def test_ball_membership_is_exact_on_the_axes():
 
     assert in_goal(ball, np.array(pts), {"c": (0.0, 0.0)}).tolist() == [exact_in(x) for x in pts]
     p = sum(pr[x] * pr[y] for x, y in pts if exact_in((x, y)))
-    res = optimal_epsilon(ball, delta=0.1, t={"c": (0.0, 0.0)}, sides="upper")
+    res = epsilon_optimal(ball, delta=0.1, t={"c": (0.0, 0.0)}, sides="upper")
     assert res.p == pytest.approx(p, abs=1e-15)
     below = all_pairs_lp([pr, pr], exact_in, res.epsilon_lo, 3.0)
     above = all_pairs_lp([pr, pr], exact_in, res.epsilon_hi * (1 + 1e-6), 3.0)
@@ -830,7 +830,7 @@ def test_uniform_or_categorical_far_levels_raise_nothing():
     goal = Attribute(Uniform(0, 10), r=1) | Attribute(Categorical({0: .3, 1: .5, 2.5: .2}), r=.5)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        res = optimal_epsilon(goal, delta=0.1, t=[5.0, 1.0], max_nodes=60)
+        res = epsilon_optimal(goal, delta=0.1, t=[5.0, 1.0], max_nodes=60)
     for lo, hi in (res.upper, res.lower):
         assert 0 < lo <= hi < math.inf
     assert res.epsilon == min(res.upper[0], res.lower[0])

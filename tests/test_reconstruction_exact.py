@@ -394,11 +394,11 @@ def test_calibrated_two_atoms_unequal_weights_laplace(w):
 def test_scale_search_keeps_the_end_that_meets_the_target():
     """A reading that is NaN below 0.5 (and 0.01/s above): the search must not take a NaN for a
     met target on its way down, and returns a scale where the reading was seen to be <= 0.05."""
-    from garesearch.calibration import _solve
+    from garesearch._roots import smallest_scale
 
     def metric(s):
         return math.nan if s < 0.5 else 0.01 / s
 
-    scale = _solve(metric, 0.05, 1.0, 1e-9)
+    scale = smallest_scale(metric, 0.05, 1.0, 1e-9)
     assert 0.5 <= scale <= 0.5 * (1 + 1e-8)
     assert metric(scale) <= 0.05

@@ -4,7 +4,8 @@ Each module holds one part of the paper, with the derivations of that part (symp
 refutations, :mod:`garesearch.derivations`) and, next to them, its claims (numerical checks
 and verdicts, :mod:`garesearch.claims`); each claim names the derivations it rests on and the
 kind of check each one is.  The paper's expressions as printed are written once, in
-:mod:`~garesearch.paper.printed`, and its worked examples' data in
+:mod:`~garesearch.paper.printed`; its worked examples' data in :mod:`garesearch.datasets` (the
+library's module, below the paper), with the computations the claims share in
 :mod:`~garesearch.paper.examples`.
 
 ========================================  ==============================================
@@ -25,8 +26,7 @@ module                                    part of the paper
 
 The sections are imported (registering their derivations and claims) on first use of
 :func:`registered_claims`, :func:`registered_derivations` or :data:`SECTIONS`, so that
-:mod:`~garesearch.paper.examples` (the worked examples' data, used by the library) can be
-imported without sympy.
+:mod:`~garesearch.paper.examples` can be imported without sympy.
 
 Examples
 --------

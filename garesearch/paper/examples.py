@@ -1,13 +1,15 @@
-r"""The paper's worked examples (Sec. 6): the data as the paper states it, defined once, and
-the computations several claims, plots and tables share.
+r"""The paper's worked examples (Sec. 6): the data as the paper states it, and the computations
+several claims, plots and tables share.
 
 - cats (Sec. 6.1): gender ``M``/``F`` uniform, colour :data:`COLOURS`, independent;
 - salary (Sec. 6.2): :math:`N(2000, 55556)`, ``r = 100``, the paper's ``a = 200``;
 - ships (Sec. 6.3): radial :math:`N(0, 1250)` in the plane, ``r = 10``, ``a = 20`` (at the
   paper's ``t = 0`` the distance to ``t`` has the one-dimensional prior used here).
 
-:data:`SALARY` and :data:`SHIPS` hold the numbers the paper states (some of them wrong: the
-claims of Sec. 6 check each one).
+The data (:data:`COLOURS`, :data:`GENDERS`, :data:`SALARY`, :data:`SHIPS`, :func:`example_prior`,
+...) are defined in :mod:`garesearch.datasets`, the library's module of the paper's example
+priors, and given here under the same names; :data:`SALARY` and :data:`SHIPS` hold the
+numbers the paper states (some of them wrong: the claims of Sec. 6 check each one).
 
 Examples
 --------
@@ -19,12 +21,23 @@ Examples
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
 
 from .. import attribute, bound, priors
+from ..datasets import (
+    COLOURS,
+    DELTA,
+    EXAMPLES,
+    GENDERS,
+    SALARY,
+    SHIPS,
+    _example,
+    epsilon_against_a,
+    example_prior,
+    example_R,
+)
 from ._claim import cached
 
 __all__ = [
@@ -47,52 +60,6 @@ __all__ = [
     "two_sided",
     "worst_t",
 ]
-
-DELTA = 0.1  #: the advantage bound of every example in Sec. 6
-COLOURS = {"red": 0.2, "white": 0.1, "tabby": 0.25, "black": 0.4, "tortoise": 0.05}
-GENDERS = {"M": 0.5, "F": 0.5}
-
-#: Sec. 6.2 as printed: mean, variance (and sigma as the paper rounds it, "sigma ~ 235.7": the
-#: prior N(2000, 235.7^2) of README's examples, the releases and the benchmark), precision r,
-#: radius a, and the stated p, q = g(a), epsilon per unit, epsilon per 200 units ("rescaled")
-#: and Laplace scale
-SALARY = {"mu": 2000.0, "variance": 55556.0, "sigma": 235.7, "r": 100.0, "a": 200.0, "delta": DELTA,
-          "p": 0.42, "q": 0.6, "eps": 0.0038, "rescaled": 0.767, "scale": 1.3}
-#: Sec. 6.3 as printed (``R`` = 3 sqrt2 sigma = 150; "sigma ~ 35.4")
-SHIPS = {"mu": 0.0, "variance": 1250.0, "sigma": 35.4, "r": 10.0, "a": 20.0, "delta": DELTA, "R": 150.0,
-         "p": 0.22, "q": 0.43, "eps": 0.063, "rescaled": 1.25, "scale": 0.8}
-EXAMPLES = {"salary": SALARY, "ships": SHIPS}
-
-
-def _example(name: str) -> dict[str, float]:
-    if name not in EXAMPLES:
-        from ..errors import ParameterError
-
-        raise ParameterError(f"name must be one of {sorted(EXAMPLES)}; got {name!r}")
-    return EXAMPLES[name]
-
-
-def example_prior(name: str) -> priors.Normal:
-    """The prior of the salary or ships example (Sec. 6.2, 6.3).
-
-    Examples
-    --------
-    >>> round(example_prior("ships").sigma ** 2, 9)
-    1250.0
-    """
-    ex = _example(name)
-    return priors.Normal(ex["mu"], math.sqrt(ex["variance"]))
-
-
-def example_R(name: str) -> float:
-    """The paper's ``R``: :math:`3\\sqrt2\\sigma` (1000 for salaries, 150 for ships).
-
-    Examples
-    --------
-    >>> round(example_R("ships"), 9)
-    150.0
-    """
-    return 3 * math.sqrt(2 * _example(name)["variance"])
 
 
 def two_sided(p, delta: float = DELTA, R: float = 1.0) -> float:
@@ -162,43 +129,6 @@ def cats_or_epsilon_against_prior(p, delta: float = DELTA):
     lb = np.asarray(bound.eps_lb(delta=delta, p=p), dtype=float)
     ub = np.asarray(bound.eps_ub(delta=delta, p=p), dtype=float)
     return lb, ub, np.minimum(lb, ub)
-
-
-def epsilon_against_a(name: str, a, *, construction: str = "paper"):
-    r"""Eq. (main)'s epsilon (per unit of distance) against the radius ``a`` of the comparison
-    set, for the paper's examples at their true value ``t = mu`` (Sec. 6.2, 6.3).
-
-    ``construction="paper"``: :math:`\hat X'_a = \{r < |x - t| \le a\}` with exponent ``a``
-    (the paper's); ``"sound"``: the same set with its true largest distance ``a + r`` to
-    :math:`X'` in the exponent.  NaN where no epsilon > 0 exists (the comparison set is too
-    light).
-
-    Parameters
-    ----------
-    name : {"salary", "ships"}
-    a : float or array_like
-        Radii, ``a > r``.
-    construction : {"paper", "sound"}
-
-    Returns
-    -------
-    ndarray
-
-    Examples
-    --------
-    >>> bool(np.isnan(epsilon_against_a("salary", 200.0)))   # the paper's a: no epsilon
-    True
-    """
-    ex, prior = _example(name), example_prior(name)
-    t = ex["mu"]
-    a = np.asarray(a, dtype=float)
-    r, delta = ex["r"], ex["delta"]
-    p = prior.ball_mass(t, r)
-    q = prior.ball_mass(t, a) - p
-    dist = a if construction == "paper" else a + r
-    return np.asarray(
-        bound.epsilon_for_advantage(delta=delta, p=p, q=q, a=dist, infeasible="nan"), dtype=float
-    )
 
 
 def example_attribute(name: str, construction: str, sides: str, t) -> attribute.AttributeResult:
