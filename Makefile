@@ -37,7 +37,7 @@ $(REPRO_STAMP): $(STAMP) $(REPRO_INPUTS)
 # the test command (README): the linter and the suite, with each slow sweep sampled
 test: $(STAMP)
 	$(PY) -m ruff check garesearch tests notebooks docs setup.py
-	$(PY) -m pytest -n auto
+	$(PY) -m pytest -n auto --dist loadgroup
 
 # the edit-test loop: the core formulas' tests (under 10 s)
 test-quick: $(STAMP)
@@ -47,7 +47,7 @@ test-quick: $(STAMP)
 # every sweep in full, the notebooks under pytest and the slow checks (about 15 min on 2 cores)
 test-full: $(STAMP)
 	$(PY) -m ruff check garesearch tests notebooks docs setup.py
-	GARESEARCH_FULL_SWEEPS=1 $(PY) -m pytest -n auto -m "not browser"
+	GARESEARCH_FULL_SWEEPS=1 $(PY) -m pytest -n auto --dist loadgroup -m "not browser"
 
 docs: $(DOCS_STAMP) $(REPRO_STAMP)
 	$(PY) -m sphinx -b html -q -W --keep-going docs output/site

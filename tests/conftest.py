@@ -15,10 +15,16 @@ Properties that set their own ``@settings(max_examples=...)`` keep it.
 from __future__ import annotations
 
 import os
+import sys
 
 import mpmath
 import pytest
 from hypothesis import HealthCheck, settings
+
+# rfc3987_syntax (installed with the Jupyter stack) builds a Lark grammar when jsonschema imports
+# it: about 2.6 s in every test process that imports nbformat.  The notebook schema uses no IRI
+# format, so the tests go without it.
+sys.modules.setdefault("rfc3987_syntax", None)
 
 settings.register_profile(
     "ci",

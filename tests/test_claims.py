@@ -28,6 +28,9 @@ from garesearch.claims import registry
 from garesearch.errors import ParameterError
 from garesearch.paper import examples
 
+# the claims' cached computations are shared by these modules: one worker runs them all
+pytestmark = pytest.mark.xdist_group("claims")
+
 PINS = claims.load_pins()
 EXPECTED = {cid: pin.value for (cid, quantity), pin in PINS.items() if quantity == "verdict"}
 #: derivations that name no claim: the code's noise formulas and the pointwise bound

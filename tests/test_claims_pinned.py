@@ -17,6 +17,9 @@ from pinned_routes import Regression, routes
 
 from garesearch.claims import load_pins
 
+# the claims' cached computations are shared by these modules: one worker runs them all
+pytestmark = pytest.mark.xdist_group("claims")
+
 PINS = load_pins()
 
 

@@ -21,6 +21,9 @@ from garesearch.claims import load_pins
 from garesearch.paper import _proof as _core
 from garesearch.priors import Categorical, Normal
 
+# the claims' cached computations are shared by these modules: one worker runs them all
+pytestmark = pytest.mark.xdist_group("claims")
+
 #: the expected status of every derivation, pinned in the package's table of pinned values
 #: (typed in tests/pinned_routes.py, decided by reading the paper)
 EXPECTED = {cid.removeprefix("derivation "): pin.value for (cid, quantity), pin in load_pins().items()

@@ -12,6 +12,9 @@ import pytest
 
 from garesearch import claims, erratum
 
+# the claims' cached computations are shared by these modules: one worker runs them all
+pytestmark = pytest.mark.xdist_group("claims")
+
 
 @pytest.fixture(scope="module")
 def results():

@@ -11,6 +11,9 @@ import pytest
 
 from garesearch import readme_numbers
 
+# the claims' cached computations are shared by these modules: one worker runs them all
+pytestmark = pytest.mark.xdist_group("claims")
+
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
 
 

@@ -146,7 +146,7 @@ def test_a_run_that_times_out_is_repeated_once_and_a_raising_cell_is_not(tmp_pat
                   "n = len(p.read_text().splitlines()) if p.exists() else 0\n"
                   "p.write_text('run\\n' * (n + 1))\ntime.sleep(30 if n == 0 else 0)")
     _notebook(tmp_path / "slow.ipynb", slow_first)
-    run = reproduce.execute_notebook(tmp_path / "slow.ipynb", timeout=3)
+    run = reproduce.execute_notebook(tmp_path / "slow.ipynb", timeout=2)
     assert run.ok, run.error
     assert runs.read_text().splitlines() == ["run", "run"]
 
