@@ -9,7 +9,8 @@ runs it).  Pages generated at build time go to ``docs/_generated/`` (not stored)
   grouped by task (:data:`API_GROUPS`; every name ``garesearch/__init__.py`` exports appears);
 - ``notebooks/``: the executed notebooks (widgets as static snapshots);
 - ``README.md`` (for the landing page), ``claims.md``, ``erratum.md`` (included by
-  ``docs/erratum.md``) and ``derivations.md``.
+  ``docs/erratum.md``), ``derivations.md`` and ``sections.md`` (the map from each section of
+  the paper to its code, claims, notebooks and tests).
 
 Math is typeset by MathJax 3 from a local copy (:func:`garesearch.publish.copy_mathjax`), so the
 site reads the same without a network.
@@ -370,6 +371,13 @@ def _derivations_page() -> None:
     _write(GENERATED / "derivations.md", "\n".join(lines) + "\n")
 
 
+def _sections_page() -> None:
+    from garesearch.paper import section_map
+
+    executed = {p.stem for p in (OUTPUT / "notebooks").glob("*.ipynb")}
+    _write(GENERATED / "sections.md", section_map.to_markdown(notebook_pages=executed))
+
+
 _CSS = """\
 .garesearch-widget-snapshot { border: 1px solid #ccc; border-radius: 4px; padding: 0.5em 0.8em; }
 .garesearch-widget-snapshot .snapshot-note { color: #666; font-size: 0.9em; margin: 0 0 0.4em; }
@@ -393,6 +401,7 @@ def _generate(app) -> None:
     _claims_page()
     _erratum_page()
     _derivations_page()
+    _sections_page()
 
 
 def _readme_page() -> None:

@@ -155,12 +155,12 @@ def test_witnesses_describe_themselves():
 def test_generalised_cauchy_lipschitz_constant_is_defined_once():
     """3^(3/4), the Lipschitz constant of ln(1 + z^4) (App. A.1): one definition, used by the
     noise, the scaled noise and the calibration."""
-    from garesearch import additive, calibration, mechanisms
+    from garesearch import _calibration_readings, additive, mechanisms
 
     slope = -minimize_scalar(lambda z: -4 * z**3 / (1 + z**4), bounds=(0.5, 3), method="bounded",
                              options={"xatol": 1e-10}).fun
     assert mechanisms._GC_L == pytest.approx(slope, rel=1e-9)
-    assert additive._GC_L is mechanisms._GC_L and calibration._GC_L is mechanisms._GC_L
+    assert additive._GC_L is mechanisms._GC_L and _calibration_readings._GC_L is mechanisms._GC_L
 
 
 # ------------------------------------------------------------------------------------------

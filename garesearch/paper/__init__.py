@@ -24,6 +24,9 @@ module                                    part of the paper
 :mod:`~.beyond_pointwise`                 beyond the paper: the pointwise bound
 ========================================  ==============================================
 
+:mod:`~garesearch.paper.section_map` maps every section of the paper to the library modules
+that implement it, these modules, its claims, its notebooks and its tests.
+
 The sections are imported (registering their derivations and claims) on first use of
 :func:`registered_claims`, :func:`registered_derivations` or :data:`SECTIONS`, so that
 :mod:`~garesearch.paper.examples` can be imported without sympy.
