@@ -34,6 +34,15 @@ e^{\epsilon c})` is convex; the lower side the mirror image), so on :math:`[c_1,
 with :math:`M' = \epsilon\,[(I_R - I_L)/A - (O_R - O_L)/O]` (``L``, ``R``: the parts left and
 right of ``c``) enclosed like the margin.  The minimum of the two quadratics bounds the
 interval to second order in its width, so a few halvings settle every interval.
+
+On the lower side the curvature is smaller, and it matters where :math:`\epsilon` times the
+ball's width is large (a ball that holds all but a sliver of the support): there
+:math:`-\log A` is concave (:math:`(\log A)'' = \epsilon^2 + 2\epsilon f(c)/A - (A'/A)^2 \ge 0`
+for the inverted kernel) and :math:`O = O_L + O_R = \alpha e^{\epsilon c} + \beta
+e^{-\epsilon c}`, so :math:`M'' \le (\log O)'' = \epsilon^2 \operatorname{sech}^2 z` with
+:math:`z = \tfrac12 \log(O_L / O_R)`, which rises with slope :math:`\epsilon`; each interval
+uses the bound at its smallest :math:`|z|` (:func:`_curvature`: 0 where the ball reaches an
+end of the support, so the margin is concave in ``c`` and the tangents alone bound it).
 """
 
 from __future__ import annotations
@@ -265,10 +274,12 @@ class Margins:
             orr = (np.where(empty_r, -np.inf, or_lo + s_r - pr), np.where(empty_r, -np.inf, or_hi + s_r + pr))
         return il, ir, ol, orr
 
-    def margin(self, eps, side, bl, bh, c, p_lo, p_hi, deriv=False):
-        """Enclosure ``(lo, hi)`` of the side's margin at centres ``c`` of balls ``[l, h]``
+    def margin(self, eps, side, bl, bh, c, p_lo, p_hi, deriv=False, curv=False):
+        r"""Enclosure ``(lo, hi)`` of the side's margin at centres ``c`` of balls ``[l, h]``
         whose mass lies in ``[p_lo, p_hi]`` (arrays broadcast); with ``deriv``, also an
-        enclosure ``(g_lo, g_hi)`` of its derivative in ``c``."""
+        enclosure ``(g_lo, g_hi)`` of its derivative in ``c``; with ``curv`` (and ``deriv``)
+        also an enclosure ``(z_lo, z_hi)`` of :math:`z(c) = \tfrac12 \log(O_L / O_R)`,
+        which bounds the lower side's curvature (:func:`_curvature`)."""
         (il, ir, ol, orr) = self.parts(eps, side, bl, bh, c)
         with np.errstate(all="ignore"):
             a_lo, a_hi = np.logaddexp(il[0], ir[0]), np.logaddexp(il[1], ir[1])
@@ -306,7 +317,12 @@ class Margins:
             g_lo, g_hi = e * g_lo, e * g_hi
             g_lo = g_lo - rounding_pad(4, g_lo, floor=e * 1e-300)
             g_hi = g_hi + rounding_pad(4, g_hi, floor=e * 1e-300)
-        return m_lo, m_hi, g_lo, g_hi
+            if not curv:
+                return m_lo, m_hi, g_lo, g_hi
+            z_lo, z_hi = 0.5 * (ol[0] - orr[1]), 0.5 * (ol[1] - orr[0])
+            z_lo = np.where(np.isnan(z_lo), -np.inf, z_lo - rounding_pad(1, z_lo))
+            z_hi = np.where(np.isnan(z_hi), np.inf, z_hi + rounding_pad(1, z_hi))
+        return m_lo, m_hi, g_lo, g_hi, z_lo, z_hi
 
     def margin_excess(self, eps, side, bl, bh, c, p_lo, p_hi):
         r"""The margin's enclosure from the kernel's excesses (accurate for small
@@ -406,7 +422,8 @@ class Margins:
         start = cc.shape[1]
         idx = np.repeat(np.arange(n), start)
         c = cc.ravel()
-        m_lo, m_hi, g_lo, g_hi = self.margin(eps, side, bl[idx], bh[idx], c, p_lo[idx], p_hi[idx], deriv=True)
+        m_lo, m_hi, g_lo, g_hi, z_lo, z_hi = self.margin(eps, side, bl[idx], bh[idx], c, p_lo[idx], p_hi[idx],
+                                                         deriv=True, curv=True)
         best_lo = np.full(n, -np.inf)
         best_c = bl.copy()
         np.maximum.at(best_lo, idx, m_lo)
@@ -416,7 +433,8 @@ class Margins:
         best_c[idx[order][first]] = c[order][first]
         # intervals between consecutive points of each ball
         pts = dict(c=c.reshape(n, start), lo=m_lo.reshape(n, start), hi=m_hi.reshape(n, start),
-                   glo=g_lo.reshape(n, start), ghi=g_hi.reshape(n, start))
+                   glo=g_lo.reshape(n, start), ghi=g_hi.reshape(n, start),
+                   zlo=z_lo.reshape(n, start), zhi=z_hi.reshape(n, start))
         iv_ball = np.repeat(np.arange(n), start - 1)
         iv = {key: (v[:, :-1].ravel(), v[:, 1:].ravel()) for key, v in pts.items()}
         upper = np.full(n, -np.inf)
@@ -424,7 +442,8 @@ class Margins:
         # every centre, so the supremum is the largest interval bound
         for _ in range(max_rounds + 1):
             c1, c2 = iv["c"]
-            bnd = _interval_bound(eps, c1, c2, iv["hi"][0], iv["hi"][1], iv["ghi"][0], iv["glo"][1])
+            kappa = _curvature(eps, side, iv["zlo"][0], iv["zhi"][1])
+            bnd = _interval_bound(eps, c1, c2, iv["hi"][0], iv["hi"][1], iv["ghi"][0], iv["glo"][1], kappa)
             keep = bnd > np.maximum(threshold, best_lo[iv_ball] + tol)
             keep &= c2 > c1  # a point interval is its end's value (already counted)
             # dropped intervals bound the supremum by their bound (or by the threshold)
@@ -439,7 +458,8 @@ class Margins:
             b = iv_ball[keep]
             c1k, c2k = c1[keep], c2[keep]
             cm = c1k + 0.5 * (c2k - c1k)
-            mlo, mhi, glo, ghi = self.margin(eps, side, bl[b], bh[b], cm, p_lo[b], p_hi[b], deriv=True)
+            mlo, mhi, glo, ghi, zlo, zhi = self.margin(eps, side, bl[b], bh[b], cm, p_lo[b], p_hi[b],
+                                                       deriv=True, curv=True)
             better = mlo > best_lo[b]
             if np.any(better):
                 # per ball, the best new point
@@ -450,7 +470,8 @@ class Margins:
                 best_lo[bb[upd]] = vv[upd]
                 best_c[bb[upd]] = cc[upd]
             new = {}
-            for key, mid in (("c", cm), ("lo", mlo), ("hi", mhi), ("glo", glo), ("ghi", ghi)):
+            for key, mid in (("c", cm), ("lo", mlo), ("hi", mhi), ("glo", glo), ("ghi", ghi),
+                             ("zlo", zlo), ("zhi", zhi)):
                 a0, a1 = iv[key][0][keep], iv[key][1][keep]
                 new[key] = (np.concatenate([a0, mid]), np.concatenate([mid, a1]))
             iv = new
@@ -539,14 +560,42 @@ def _ratio_diff(il, ir, ol, orr):
     return a_lo - o_hi, a_hi - o_lo
 
 
-def _interval_bound(eps, c1, c2, m1, m2, g1, g2):
-    r"""Upper bound of an :math:`\epsilon^2`-semiconcave, :math:`2\epsilon`-Lipschitz function
-    on :math:`[c_1, c_2]` from upper bounds ``m1, m2`` of its end values, an upper bound ``g1``
-    of its right derivative at ``c1`` and a lower bound ``g2`` of its left derivative at
-    ``c2`` (module docstring): the smaller of the Lipschitz bound and the largest value of the
-    lower of the two quadratic majorants."""
+def _curvature(eps, side, z1_lo, z2_hi):
+    r"""An upper bound of the margin's second derivative in ``c`` on :math:`[c_1, c_2]`
+    (module docstring): :math:`\epsilon^2` for the upper side; for the lower side
+    :math:`\epsilon^2 \operatorname{sech}^2 z` at the smallest :math:`|z|` on the interval,
+    from a lower bound ``z1_lo`` of :math:`z(c_1)` and an upper bound ``z2_hi`` of
+    :math:`z(c_2)` (:math:`z` rises with slope :math:`\epsilon`), with
+    :math:`\operatorname{sech}^2 z \le \min(1, 4 e^{-2|z|})`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> float(_curvature(2.0, "lower", np.array([np.inf]), np.array([np.inf]))[0])  # O_R = 0
+    0.0
+    >>> k = _curvature(2.0, "lower", np.array([-1.0, 3.0]), np.array([1.0, 5.0]))
+    >>> round(float(k[0]), 12), round(float(k[1]), 12)  # z = 0 inside; z >= 3: 4 * 4 e^-6
+    (4.0, 0.039660034827)
+    """
+    e2 = float(eps) * float(eps)
+    z1_lo = np.asarray(z1_lo, dtype=float)
+    if side != "lower":
+        return np.full(z1_lo.shape, e2)
+    with np.errstate(all="ignore"):
+        zmin = np.maximum(np.maximum(z1_lo, -np.asarray(z2_hi, dtype=float)), 0.0)
+        zmin = np.where(np.isnan(zmin), 0.0, zmin)
+        s = np.minimum(1.0, 4.0 * np.exp(-2.0 * zmin) * (1 + 8 * _U))
+    return e2 * s * (1 + 4 * _U)
+
+
+def _interval_bound(eps, c1, c2, m1, m2, g1, g2, curv=None):
+    r"""Upper bound of a :math:`2\epsilon`-Lipschitz function on :math:`[c_1, c_2]` whose second
+    derivative is at most ``curv`` there (default :math:`\epsilon^2`), from upper bounds
+    ``m1, m2`` of its end values, an upper bound ``g1`` of its right derivative at ``c1`` and a
+    lower bound ``g2`` of its left derivative at ``c2`` (module docstring): the smaller of the
+    Lipschitz bound and the largest value of the lower of the two quadratic majorants."""
     w = c2 - c1
-    q = 0.5 * eps * eps
+    q = 0.5 * (eps * eps if curv is None else np.asarray(curv, dtype=float))
     with np.errstate(all="ignore"):
         lip = 0.5 * (m1 + m2) + eps * w
         # q1(c) = m1 + g1 u + q u^2, q2(c) = m2 + g2 (u - w) + q (u - w)^2, u = c - c1 in [0, w];

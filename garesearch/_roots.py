@@ -96,11 +96,15 @@ def grow_bracket(g, x0, step=_LOG4, lo_cap=-700.0, hi_cap=690.0):
 def grow_bracket_evenly(g, x0, small, big, delta=1.0):
     """A bracket ``(lo, hi)`` of log-epsilon with ``g(lo) <= 0 < g(hi)`` for a
     non-decreasing ``g``; ``(lo, None)``: ``g <= 0`` up to epsilon 1e304 (``g(lo) = -inf``:
-    the side cannot bind at all, no noise needed); ``(None, hi)``: ``g > 0`` down to epsilon
-    * spread = 1e-6 delta (or epsilon 1e-304)."""
+    the side cannot bind at all, no noise needed: settled at once where ``g`` is ``-inf`` both
+    at ``x0`` and at the top); ``(None, hi)``: ``g > 0`` down to epsilon * spread = 1e-6 delta
+    (or epsilon 1e-304)."""
     step = _LOG4
-    if g(x0) <= 0:
+    g0 = g(x0)
+    if g0 <= 0:
         lo = x0
+        if g0 == -math.inf and g(701.0) == -math.inf:
+            return lo, None  # -inf at the top, so everywhere (g does not decrease)
         while True:
             hi = lo + step
             if g(hi) > 0:

@@ -161,7 +161,7 @@ _TYPED = (
            beyond=("optimal", "tilted", "tails", "curvature", "pointwise", "least_noise"),
            paper=("sec4_1_comparison_set", "sec4_1_worst_prior", "beyond_pointwise"),
            notebooks=("14_pointwise_bound", "16_optimal_epsilon", "17_least_noise_mechanism"),
-           tests=("test_attribute", "test_priors", "test_optimal", "test_optimal_lp",
+           tests=("test_attribute", "test_priors", "test_optimal", "test_optimal_lp", "test_optimal_edges",
                   "test_redteam", "test_oracle_kernel", "test_tilted", "test_enclosures",
                   "test_tails", "test_curvature", "test_pointwise", "test_figures",
                   "test_regressions_core")),
