@@ -112,16 +112,25 @@ from __future__ import annotations
 import json
 import math
 import os
-import platform
 import statistics
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import mpmath
 import numpy as np
 
+from ._bench_accuracy import (
+    _eps_upper_mp,
+    float_vs_mp_error,
+)
+from ._bench_project import (
+    _make,
+    _root,
+    derivations_time,
+    machine,
+    notebook_times,
+)
 from ._commands import OneLineParser
 from .datasets import SALARY
 
@@ -172,11 +181,6 @@ TARGETS: dict[str, tuple[float, str]] = {
 }
 
 _SALARY = {"mu": SALARY["mu"], "sigma": SALARY["sigma"], "r": SALARY["r"], "delta": SALARY["delta"]}
-
-
-def _root() -> Path:
-    """The folder holding the ``garesearch`` package (the project root in a checkout)."""
-    return Path(__file__).resolve().parents[1]
 
 
 def _median_ms(fun, repeat: int) -> float:
@@ -415,27 +419,6 @@ def _optimal_vs_lp(cases: int = 20) -> float | None:
     return worst
 
 
-def _normal_mass_mp(mu, sigma, lo, hi):
-    """Pr[lo <= X <= hi] for X ~ N(mu, sigma^2), from mpmath.erf at the working precision."""
-    s = mpmath.sqrt(2) * sigma
-    return (mpmath.erf((hi - mu) / s) - mpmath.erf((lo - mu) / s)) / 2
-
-
-def _eps_upper_mp(mu, sigma, t, r, delta, D, cut_lo, cut_hi):
-    """Eq. (main) at distance ``D`` (sound construction, X' = [t-r, t+r]), mpmath.
-
-    The comparison set is every point within ``D`` of all of X' (cut at the search's
-    ends), outside X': ``[max(t+r-D, cut_lo), t-r)`` and ``(t+r, min(t-r+D, cut_hi)]``.
-    """
-    lo, hi = t - r, t + r
-    p = _normal_mass_mp(mu, sigma, lo, hi)
-    q = _normal_mass_mp(mu, sigma, max(hi - D, cut_lo), lo)
-    q += _normal_mass_mp(mu, sigma, hi, min(lo + D, cut_hi))
-    if not q > 0:
-        return -mpmath.inf
-    return (mpmath.log(q / (1 - p)) + mpmath.log1p(delta / p) + mpmath.log1p(delta / (1 - p - delta))) / D
-
-
 def optimise_gap(result, *, dps: int = 40, n: int = 1500) -> dict[str, float]:
     """Relative gap between ``result.epsilon_upper`` and an independent search over ``D``.
 
@@ -543,137 +526,6 @@ def mp50_time(repeat: int = 200) -> dict[str, float]:
     }
 
 
-def float_vs_mp_error(n_p: int = 60, n_delta: int = 40, dps: int = 50) -> dict[str, float]:
-    """Largest relative difference of the float64 path from the mpmath path.
-
-    ``p`` log-spaced towards 0 and towards 1 (1e-12 ... 0.5 ... 1 - 1e-12), ``delta``
-    log-spaced in [1e-9, 0.9].  ``float_vs_mp_max_rel_err``: the default call, both sides
-    of Sec. 3.2 (``q=None``).  ``float_vs_mp_max_rel_err_q``: Eq. (main) with
-    ``q = (1 - p)/2`` (NaN where infeasible); there epsilon passes through 0 at the edge of
-    feasibility, where the sum of logarithms cancels and a relative error of the float path
-    grows like 1e-16 / epsilon.  Both paths get the same float64 inputs; an infinity or NaN
-    on one path and not the other counts as an infinite error.
-
-    Examples
-    --------
-    >>> float_vs_mp_error(n_p=3, n_delta=3)["float_vs_mp_max_rel_err"] < 1e-14
-    True
-    """
-    from .bound import epsilon_for_advantage
-
-    half = np.geomspace(1e-12, 0.5, n_p // 2)
-    ps = np.unique(np.concatenate([half, 1 - half]))
-    deltas = np.geomspace(1e-9, 0.9, n_delta)
-    P, Dl = (x.ravel() for x in np.meshgrid(ps, deltas))
-    out: dict[str, float] = {}
-    for key, q in (("float_vs_mp_max_rel_err", None), ("float_vs_mp_max_rel_err_q", (1 - P) / 2)):
-        kw = {} if q is None else {"q": q, "infeasible": "nan"}
-        fast = np.asarray(epsilon_for_advantage(delta=Dl, p=P, **kw))
-        worst = 0.0
-        for k in range(P.size):
-            kwk = {} if q is None else {"q": float(q[k]), "infeasible": "nan"}
-            exact = epsilon_for_advantage(delta=float(Dl[k]), p=float(P[k]), dps=dps, **kwk)
-            f = fast[k]
-            if mpmath.isnan(exact) or mpmath.isinf(exact):
-                same = (np.isnan(f) and mpmath.isnan(exact)) or (np.isinf(f) and mpmath.isinf(exact))
-                worst = worst if same else math.inf
-            elif not np.isfinite(f):
-                worst = math.inf
-            else:
-                worst = max(worst, float(abs(mpmath.mpf(float(f)) - exact) / abs(exact)))
-        out[key] = worst
-    out["float_vs_mp_points"] = int(P.size)
-    return out
-
-
-def _make(target: str, log=None) -> tuple[float | None, int | None]:
-    """Wall time and exit status of ``make <target>`` in the project folder, this interpreter.
-
-    ``(None, None)`` without a Makefile.  A failing command is timed all the same; the last
-    lines of its output go to ``log``.
-    """
-    root = _root()
-    if not (root / "Makefile").is_file():
-        return None, None
-    t0 = time.perf_counter()
-    proc = subprocess.run(
-        ["make", target, f"PY={sys.executable}", "STAMP="], cwd=root,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )
-    seconds = time.perf_counter() - t0
-    if proc.returncode and log is not None:
-        tail = "\n".join(proc.stdout.splitlines()[-15:])
-        print(f"make {target} failed (exit {proc.returncode}):\n{tail}", file=log, flush=True)
-    return seconds, proc.returncode
-
-
-def derivations_time() -> dict[str, float]:
-    """Wall time of every symbolic derivation in a fresh interpreter, imports included.
-
-    Examples
-    --------
-    >>> derivations_time()["derivations_s"] > 0  # runs every derivation: tens of seconds  # doctest: +SKIP
-    True
-    """
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(_root()), env.get("PYTHONPATH")]))
-    code = "from garesearch import derivations as d; d.all_derivations()"
-    t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-c", code], env=env, check=True)
-    return {"derivations_s": time.perf_counter() - t0}
-
-
-def _timings_tsv(path: Path) -> dict[str, tuple[float, bool]]:
-    """Notebook rows of a ``timings.tsv`` written by ``python -m garesearch reproduce``."""
-    rows = {}
-    for line in path.read_text(encoding="utf-8").splitlines()[1:]:
-        name, seconds, status = line.split("\t")
-        if name.endswith(".ipynb"):
-            rows[name] = (float(seconds), status == "ok")
-    return rows
-
-
-def notebook_times(folder: str | Path | None = None, *, timings: str | Path | None = None):
-    """Execution time of the slowest notebook in ``folder`` (default: ``notebooks/``).
-
-    Each notebook runs top to bottom on a fresh kernel, one after the other; with
-    ``timings`` (a ``timings.tsv`` of ``python -m garesearch reproduce``) its notebook rows
-    are read instead.  Returns ``notebook_max_s``, ``notebook_slowest``,
-    ``notebook_failures`` and ``notebook_count`` (``notebook_max_s`` is ``None`` when
-    there is no notebook).
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> from pathlib import Path
-    >>> with tempfile.TemporaryDirectory() as tmp:  # from a timings.tsv of 'reproduce'
-    ...     tsv = Path(tmp) / "timings.tsv"
-    ...     rows = [("step", "seconds", "status"), ("a.ipynb", "2.5", "ok"), ("b.ipynb", "7.0", "failed")]
-    ...     _ = tsv.write_text("".join("%s\\t%s\\t%s\\n" % row for row in rows))
-    ...     res = notebook_times(timings=tsv)
-    >>> res["notebook_max_s"], res["notebook_slowest"], res["notebook_failures"]
-    (7.0, 'b.ipynb', 1)
-    """
-    if timings is not None:
-        rows = _timings_tsv(Path(timings))
-        source = str(timings)
-    else:
-        from .reproduce import execute_notebook, find_notebooks
-
-        folder = Path(folder) if folder is not None else _root() / "notebooks"
-        runs = [execute_notebook(path) for path in find_notebooks(folder)] if folder.is_dir() else []
-        rows = {run.name: (run.seconds, run.ok) for run in runs}
-        source = "executed"
-    slowest = max(rows, key=lambda name: rows[name][0]) if rows else None
-    return {
-        "notebook_max_s": rows[slowest][0] if rows else None,
-        "notebook_slowest": slowest,
-        "notebook_failures": sum(not ok for _, ok in rows.values()),
-        "notebook_count": len(rows),
-        "notebook_times_from": source,
-    }
-
-
 def goal_brackets(rtol: float | None = None) -> dict[str, object]:
     """Time and certified bracket of the optimal epsilon of an OR and an AND of two normal
     attributes (see the module docstring) at the precision ``rtol`` (default that of
@@ -709,36 +561,6 @@ def goal_brackets(rtol: float | None = None) -> dict[str, object]:
                                   for s in ("upper", "lower"))
         out[f"goal_{name}_sound_epsilon"] = comparison_set_epsilon(goal, delta=0.1, t=t).epsilon
     return out
-
-
-def machine() -> dict[str, object]:
-    """CPU model, cores, load, Python and library versions of this run.
-
-    Examples
-    --------
-    >>> sorted(machine())[:3]
-    ['cores', 'cpu', 'load_average']
-    """
-    import scipy
-
-    model = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return {
-        "cpu": model,
-        "cores": os.cpu_count(),
-        "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
-        "python": platform.python_version(),
-        "numpy": np.__version__,
-        "scipy": scipy.__version__,
-        "mpmath": mpmath.__version__,
-        "platform": platform.platform(),
-    }
 
 
 # ------------------------------------------------------------------------------------------

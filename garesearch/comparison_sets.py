@@ -61,7 +61,6 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,7 +69,16 @@ import numpy as np
 from . import bound
 from ._args import check_sides
 from ._backend import NUMPY
-from ._maximise import maximise
+from ._comparison_events import (
+    _and_one_t,
+    _or_one_t,
+    _paper_theorem2_at,
+)
+from ._comparison_radii import (
+    _is_real,
+    _resolve_a,
+    optimise_radii,
+)
 from ._plain import PlainFields
 from .errors import InfeasibleError, ParameterError
 from .goals import (
@@ -79,11 +87,8 @@ from .goals import (
     as_goal,
     attributes_of,
     check_norm,
-    lp_norm,
     resolve_t,
-    terms_probability,
 )
-from .or_lower import or_lower_epsilon
 from .priors import Categorical
 
 __all__ = [
@@ -98,10 +103,6 @@ _CONSTRUCTIONS = ("sound", "paper")
 _SIDES = ("both", "upper")
 _OR_METHODS = ("best", "blocks", "inclusion-exclusion")
 _MAX_ENUMERATION = 100_000
-
-
-def _is_real(x) -> bool:
-    return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool)
 
 
 # ------------------------------------------------------------------------------------------
@@ -165,356 +166,8 @@ class GoalResult(PlainFields):
                                                    NUMPY))
 
 
-def _eps_from_odds(delta, p, odds, D) -> float:
-    r"""Largest epsilon with :math:`1/(1 + e^{-\epsilon D}/\text{odds}) \le p + \delta`
-    (Eq. (main) with :math:`p/q` = odds); ``inf`` if ``p + delta >= 1``, ``-inf`` if none."""
-    if p + delta >= 1:
-        return math.inf
-    if not (odds > 0 and math.isfinite(odds) and D > 0):
-        return -math.inf
-    with np.errstate(all="ignore"):
-        e = float(bound.eps_main_formula(delta, p, p / odds, D, NUMPY))
-    return e if e > 0 else -math.inf
-
-
-def _lower_from_moment(p, delta, moment) -> float:
-    r"""Largest epsilon with :math:`p/(p + M(\epsilon)) \ge p - \delta`, ``M`` increasing."""
-    if p <= delta:
-        return math.inf
-    target = p * (1 - p + delta) / (p - delta)
-
-    def excess(e):
-        m = moment(e)
-        return 1e300 if not math.isfinite(m) else m - target
-
-    if excess(0.0) >= 0:
-        return 0.0
-    hi = 1e-3
-    while excess(hi) < 0:
-        hi *= 4
-        if hi > 1e6:
-            return math.inf
-    from scipy.optimize import brentq
-
-    return float(brentq(excess, hi / 4 if excess(hi / 4) < 0 else 0.0, hi, xtol=1e-15, rtol=1e-13))
-
-
-def _resolve_a(atts, a, tv) -> list[float] | None:
-    if a is None:
-        return None
-    if _is_real(a):
-        smallest = min(att.r for att in atts)
-        if not (math.isfinite(a) and a > smallest):
-            raise ParameterError(
-                f"a (the common comparison radius) must be a finite number > {smallest:g}, the "
-                f"smallest precision r (a radius at most r leaves every comparison set empty); got {a!r}")
-        return _clipped(atts, tv, float(a))
-    if isinstance(a, dict):
-        a = [a.get(att.name) for att in atts]
-    if not isinstance(a, Sequence) or len(a) != len(atts):
-        raise ParameterError(f"a must be a number or one radius per attribute ({len(atts)}); got {a!r}")
-    out = []
-    for att, v in zip(atts, a, strict=True):
-        if not (_is_real(v) and math.isfinite(v) and v > att.r):
-            raise ParameterError(f"a for attribute {att.label} must be a finite number > r = {att.r}; got {v!r}")
-        out.append(float(v))
-    return out
-
-
-def _clip_a(att, a, t) -> float:
-    """The paper's :math:`a_i = \\min(a, R_i)` (Sec. 4.2), and at least ``r_i``."""
-    return min(max(a, att.r), att.a_max(t))
-
-
-def _clipped(atts, tv, a) -> list[float]:
-    """Each attribute's radius :func:`_clip_a` for the common radius ``a``."""
-    return [_clip_a(att, a, t) for att, t in zip(atts, tv, strict=True)]
-
-
-def _largest_a(atts, tv) -> float:
-    """The largest common radius worth trying: the largest :math:`R_i` over the attributes."""
-    return max(att.a_max(t) for att, t in zip(atts, tv, strict=True))
-
-
-def _best_common_radii(atts, tv, eps_at) -> list[float]:
-    """The radii, clipped from the common radius that maximises ``eps_at(radii)`` (Sec. 4.2's
-    single ``a``); from :func:`_largest_a` when no radius gives a finite value."""
-    best_a, _ = _common_a_candidates(atts, tv, lambda x: eps_at(_clipped(atts, tv, x)))
-    if best_a is None:
-        best_a = _largest_a(atts, tv)
-    return _clipped(atts, tv, best_a)
-
-
-def _common_a_candidates(atts, tv, fun):
-    """Best common radius: exact breakpoints of finite priors plus a bracketed Brent search."""
-    lo = min(att.r for att in atts)
-    hi = _largest_a(atts, tv)
-    cands = [hi]
-    for att, t in zip(atts, tv, strict=True):
-        if att.finite:
-            cands.extend(float(b) for b in att.breakpoints(t) if b > att.r)
-    best_a, best_e = None, -math.inf
-    for a in cands:
-        e = fun(a)
-        if e > best_e:
-            best_a, best_e = a, e
-    if not all(att.finite for att in atts) and hi > lo:
-        a, e = maximise(np.vectorize(fun, otypes=[float]), lo, hi)
-        if a is not None and e > best_e:
-            best_a, best_e = float(a), e
-    return best_a, best_e
-
-
-def _radius_bounds(atts, tv):
-    """Search interval of each comparison radius; ``None`` where it is fixed (discrete metric)."""
-    return [None if att.discrete else (att.r, att.a_max(t)) for att, t in zip(atts, tv, strict=True)]
-
-
-def _directions(n):
-    """Unit vectors, then every 0/1 vector with at least two ones (moves along a ridge of
-    :math:`\\max_i (a_i + r_i)`, where single coordinates cannot move)."""
-    out = [tuple(1.0 if j == i else 0.0 for j in range(n)) for i in range(n)]
-    out += [v for v in itertools.product((0.0, 1.0), repeat=n) if sum(v) >= 2]
-    return [np.array(v) for v in out]
-
-
-def _line_max(fun, x, d, bounds):
-    """Best point of ``fun`` on the segment ``x + s d`` inside the bounds (grid, then Brent)."""
-    free = [i for i, b in enumerate(bounds) if b is not None and d[i] != 0]
-    if not free:
-        return x, fun(x)
-    s_lo = max(bounds[i][0] - x[i] for i in free)
-    s_hi = min(bounds[i][1] - x[i] for i in free)
-    if not s_hi > s_lo:
-        return x, fun(x)
-    s_lo += 1e-12 * max(1.0, abs(s_lo))
-
-    def f1(s):
-        return fun(x + s * d)
-
-    s, e = maximise(np.vectorize(f1, otypes=[float]), s_lo, s_hi, n=49, fun1=f1)
-    if s is None:
-        return x, fun(x)
-    return x + s * d, e
-
-
 #: most attributes radii='each' takes (its search is exponential in their number)
 _MAX_EACH = 7
-
-
-def optimise_radii(fun, atts, tv, start, *, max_rounds: int = 50):
-    r"""Maximise ``fun(a)`` over the vector of comparison radii :math:`(a_1, \dots, a_n)`
-    (Sec. 4.2: "optimizing a multivariate function ... is too expensive"; here it is not).
-
-    Pattern search from ``start`` (the best common radius): line maximisations along each
-    coordinate and along every 0/1 direction with at least two ones (a bracketing grid, then
-    Brent), repeated until a round gains nothing; finally a check that no point
-    :math:`a + h v`, :math:`v \in \{-1, 0, 1\}^n`, at relative steps ``h`` of 1e-3 and 1e-5, is
-    better.  Returns ``(a, value, local_optimum)``.
-
-    Examples
-    --------
-    A concave function with its maximum at ``(2, 3)``, inside the radii's range ``(r, 10]``:
-
-    >>> from garesearch.priors import Uniform
-    >>> x = Attribute(Uniform(0, 10), r=1, name="x")
-    >>> y = Attribute(Uniform(0, 10), r=2, name="y")
-    >>> a, value, local = optimise_radii(lambda v: -((v[0] - 2) ** 2 + (v[1] - 3) ** 2), [x, y],
-    ...                                  [5.0, 5.0], [2.5, 2.5])
-    >>> max(abs(a[0] - 2), abs(a[1] - 3)) < 1e-6, local
-    (True, True)
-    """
-    bounds = _radius_bounds(atts, tv)
-    x = np.array(start, dtype=float)
-    best = fun(x)
-    dirs = _directions(len(x))
-    for _ in range(max_rounds):
-        before = best
-        for d in dirs:
-            y, e = _line_max(fun, x, d, bounds)
-            if e > best:
-                x, best = y, e
-        if not best > before * (1 + 1e-12) + 1e-300:
-            break
-    local = True
-    for h in (1e-3, 1e-5):
-        for v in itertools.product((-1.0, 0.0, 1.0), repeat=len(x)):
-            step = np.array([0.0 if b is None else vi * h * max(b[1] - b[0], 1e-300)
-                             for vi, b in zip(v, bounds, strict=True)])
-            y = x + step
-            if not any(step) or any(b is not None and not b[0] < yi <= b[1]
-                                    for yi, b in zip(y, bounds, strict=True)):
-                continue
-            if fun(y) > best * (1 + 1e-9):
-                local = False
-    return tuple(float(v) for v in x), best, local
-
-
-# ------------------------------------------------------------------------------------------
-# AND events (Theorem 1)
-# ------------------------------------------------------------------------------------------
-def _and_upper_at(atts, tv, delta, norm, avec, construction):
-    """(epsilon, odds, D) for one AND-set at comparison radii ``avec``."""
-    p = math.prod(att.g(t, att.r) for att, t in zip(atts, tv, strict=True))
-    G = math.prod(att.g(t, a) for att, t, a in zip(atts, tv, avec, strict=True))
-    q = G - p
-    if construction == "paper":
-        D = lp_norm(avec, norm)  # Theorem 1: a = ||a||
-    else:
-        D = lp_norm([att.spread(t, a) for att, t, a in zip(atts, tv, avec, strict=True)], norm)
-    if p <= 0:
-        return -math.inf, math.inf, D
-    odds = p / q if q > 0 else math.inf
-    return _eps_from_odds(delta, p, odds, D), odds, D
-
-
-def _and_lower(atts, tv, delta, norm, p):
-    if p <= delta:
-        return math.inf
-    best = 0.0
-    diam = lp_norm([att.diameter for att in atts], norm)
-    if math.isfinite(diam) and p < 1:
-        best = float(bound.eps_ub(delta=delta, p=p, R=diam))
-    mgf = _lower_from_moment(
-        p, delta,
-        lambda e: math.prod(att.moment(e, t) for att, t in zip(atts, tv, strict=True)) - p,
-    )
-    return max(best, mgf)
-
-
-def _and_one_t(atts, tv, delta, norm, a, sides, construction, radii="common"):
-    p = math.prod(att.g(t, att.r) for att, t in zip(atts, tv, strict=True))
-    extra = {}
-    avec = _resolve_a(atts, a, tv)
-
-    def eps_at(av):
-        return _and_upper_at(atts, tv, delta, norm, av, construction)[0]
-
-    if avec is None:
-        if p + delta >= 1:
-            avec = _clipped(atts, tv, _largest_a(atts, tv))
-        else:
-            avec = _best_common_radii(atts, tv, eps_at)
-        if radii == "each" and len(atts) > 1 and p + delta < 1:
-            extra["common_a"] = eps_at(avec)
-            avec, _, extra["local_optimum"] = optimise_radii(eps_at, atts, tv, avec)
-    e_up, odds, D = _and_upper_at(atts, tv, delta, norm, avec, construction)
-    if sides == "upper":
-        low = math.inf
-    elif construction == "paper":
-        diam = lp_norm([att.diameter for att in atts], norm)
-        low = float(bound.eps_ub(delta=delta, p=p, R=diam)) if math.isfinite(diam) and 0 < p < 1 else math.inf
-    else:
-        low = _and_lower(atts, tv, delta, norm, p)
-    return dict(p=p, method="box", ratio=odds, distance=D, a=tuple(avec),
-                epsilon_upper=e_up, epsilon_lower=low, candidates=extra)
-
-
-# ------------------------------------------------------------------------------------------
-# OR events (Sec. 4.3, Theorem 2)
-# ------------------------------------------------------------------------------------------
-def _blocks_at(terms, atts, tv, delta, norm, avec, p_or):
-    """Corrected Theorem 2 at radii ``avec``: (epsilon, alpha, D)."""
-    index = {id(a): i for i, a in enumerate(atts)}
-    factor = 1.0
-    for term in terms:
-        ks = [index[id(att)] for att in term]
-        G = math.prod(atts[k].tile_mass(tv[k], avec[k]) for k in ks)
-        P = math.prod(atts[k].g(tv[k], atts[k].r) for k in ks)
-        if G - P <= 0:
-            return -math.inf, math.inf, math.inf
-        factor *= G / (G - P)
-    alpha = factor - 1.0
-    widths = [att.width(a) for att, a in zip(atts, avec, strict=True)]
-    D = 0.0
-    for term in terms:
-        v = list(widths)
-        for att in term:
-            k = index[id(att)]
-            v[k] = min(att.tile_spread(tv[k], avec[k]), widths[k])
-        D = max(D, lp_norm(v, norm))
-    return _eps_from_odds(delta, p_or, alpha, D), alpha, D
-
-
-def _paper_theorem2_at(atts, tv, delta, norm, avec):
-    """Theorem 2 as printed: min(eps_0, eps_k), exponent ||a||_inf, Pr[X̂_0] = prod g(a_i - r_i)."""
-    a = lp_norm(avec, math.inf)
-    H0 = math.prod(att.g(t, ai - att.r) for att, t, ai in zip(atts, tv, avec, strict=True))
-    X0 = math.prod(att.g(t, ai) for att, t, ai in zip(atts, tv, avec, strict=True)) - H0
-    cands = []
-    for p, q in [(X0, H0)] + [
-        (att.g(t, att.r), att.g(t, ai) - att.g(t, att.r)) for att, t, ai in zip(atts, tv, avec, strict=True)
-    ]:
-        if p <= 0 or q <= 0:
-            cands.append(-math.inf)
-        elif p + delta >= 1:
-            cands.append(math.inf)
-        else:
-            cands.append(float(bound.eps_main_formula(delta, p, q, a, NUMPY)))
-    return min(cands), cands
-
-
-def _or_one_t(terms, atts, tv, delta, norm, a, sides, construction, method, radii="common"):
-    p_or = terms_probability(terms, atts, tv)
-    diam = lp_norm([att.diameter for att in atts], norm)
-    info = {}
-    disjoint = len(atts) == sum(len(term) for term in terms)
-    candidates = {}
-    avec = _resolve_a(atts, a, tv)
-
-    if construction == "paper" and any(att.discrete for att in atts):
-        # Sec. 6.1 treats discrete OR events by inclusion-exclusion, as the sound path does
-        construction, method = "sound", "inclusion-exclusion"
-    if construction == "paper":
-        if not all(len(term) == 1 for term in terms):
-            raise ParameterError("construction='paper' (Theorem 2) covers an OR of single attributes only")
-        if avec is None:
-            avec = _best_common_radii(atts, tv, lambda av: _paper_theorem2_at(atts, tv, delta, norm, av)[0])
-        e, parts = _paper_theorem2_at(atts, tv, delta, norm, avec)
-        low = float(bound.eps_ub(delta=delta, p=p_or, R=diam)) if (
-            sides == "both" and math.isfinite(diam) and 0 < p_or < 1) else math.inf
-        return dict(p=p_or, method="paper-theorem2", ratio=math.nan, distance=lp_norm(avec, math.inf),
-                    a=tuple(avec), epsilon_upper=e, epsilon_lower=low,
-                    candidates={"eps_0": parts[0], **{f"eps_{k + 1}": v for k, v in enumerate(parts[1:])}})
-
-    if method in ("best", "inclusion-exclusion") and math.isfinite(diam):
-        odds = p_or / (1 - p_or) if p_or < 1 else math.inf
-        candidates["inclusion-exclusion"] = (_eps_from_odds(delta, p_or, odds, diam), odds, diam,
-                                             tuple(att.diameter for att in atts))
-    elif method == "inclusion-exclusion":
-        raise ParameterError(
-            "method='inclusion-exclusion' needs bounded attributes (its exponent is the diameter "
-            "of the space); use method='blocks'"
-        )
-    if method in ("best", "blocks"):
-        if not disjoint:
-            if method == "blocks":
-                raise ParameterError("method='blocks' needs the AND-sets of the OR to share no attribute")
-        else:
-            def eps_at(av):
-                return _blocks_at(terms, atts, tv, delta, norm, av, p_or)[0]
-
-            av = avec
-            if av is None:
-                av = _best_common_radii(atts, tv, eps_at)
-                if radii == "each" and len(atts) > 1 and p_or + delta < 1:
-                    info["common_a"] = eps_at(av)
-                    av, _, info["local_optimum"] = optimise_radii(eps_at, atts, tv, av)
-            e, alpha, D = _blocks_at(terms, atts, tv, delta, norm, av, p_or)
-            candidates["blocks"] = (e, alpha, D, tuple(av))
-    if not candidates:
-        raise ParameterError("no construction applies to this OR goal")
-    name = max(candidates, key=lambda k: candidates[k][0])
-    e_up, ratio, D, av = candidates[name]
-    if sides == "upper" or p_or <= delta:
-        low = math.inf
-    elif math.isfinite(diam):
-        low = float(bound.eps_ub(delta=delta, p=p_or, R=diam)) if p_or < 1 else math.inf
-    else:
-        low = or_lower_epsilon(terms, atts, tv, delta, p_or)
-        info["lower"] = "pointwise"
-    return dict(p=p_or, method=name, ratio=ratio, distance=D, a=av, epsilon_upper=e_up,
-                epsilon_lower=low, candidates={**{k: v[0] for k, v in candidates.items()}, **info})
 
 
 # ------------------------------------------------------------------------------------------
@@ -660,7 +313,6 @@ def comparison_set_epsilon(
     binding = "upper" if best["epsilon_upper"] <= best["epsilon_lower"] else "lower"
     return GoalResult(t=tdict, event=event, binding=binding, delta=delta, norm=norm,
                       construction=construction, **best)
-
 
 
 def or_blocks(goal, t, a, *, reach: int = 2) -> list[dict]:

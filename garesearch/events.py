@@ -120,7 +120,9 @@ def epsilon_for_goal(
         Bound on the advantage, in (0, 1).
     t : Mapping or sequence, optional
         True values, by attribute name or in order of appearance.  ``None``: the worst
-        combination (finite priors only).
+        combination (finite priors for ``construction="sound"`` and ``"paper"``; with a
+        continuous attribute the optimum screens every record,
+        :func:`~garesearch.goal_optimal.epsilon_optimal`).
     norm : float
         The records' distance is the :math:`\ell_{norm}` norm of the attribute distances;
         in [1, inf], default inf (Theorem 1).  The epsilon is per unit of that distance.

@@ -43,6 +43,22 @@ import numpy as np
 from . import noise as _noise
 from ._evaluate import as_float_array, scalar_values
 from ._plain import PlainFields
+from ._release_accuracy import (
+    NoiseAccuracy,
+    _discrete_gaussian_bound,
+    expected_abs_error,
+    noise_accuracy,
+)
+from ._release_opendp import (
+    _MAX_DRAWS,
+    _backend,
+    _opendp_gaussian,
+    _opendp_measurement,
+    _why_numpy,
+    gaussian_noise,
+    laplace_noise,
+    opendp_available,
+)
 from .datasets import COLOURS, GENDERS, SALARY
 from .errors import ParameterError
 
@@ -66,9 +82,6 @@ __all__ = [
 ]
 
 CAT_COLOURS = COLOURS  #: the colour prior of Sec. 6.1 (:data:`garesearch.datasets.COLOURS`)
-_BACKENDS = ("numpy", "opendp")
-#: largest number of draws of :func:`laplace_noise` (memory: 8 bytes each)
-_MAX_DRAWS = 10**8
 _NUMPY_NOTE = (
     "numpy's floating-point Laplace sampler is open to the attack of Mironov (CCS 2012): "
     "its output can reveal the exact answer; use it to teach and to test, not to publish. "
@@ -83,184 +96,6 @@ _NUMPY_LABEL = "numpy (floating-point sampler, not for publication: Mironov 2012
 
 class InsecureNoiseWarning(UserWarning):
     """A release drew its noise with numpy's floating-point sampler (Mironov, CCS 2012)."""
-
-
-#: noises whose error :func:`noise_accuracy` reports (:data:`garesearch.additive.MECHANISMS`)
-_ACCURACY_NOISES = ("laplace", "gaussian", "gencauchy", "discrete_laplace", "discrete_gaussian")
-#: above this scale the discrete Gaussian's mean absolute value comes from its Euler-Maclaurin expansion
-_DG_DIRECT_MAX = 1e4
-
-
-@dataclass(frozen=True)
-class NoiseAccuracy(PlainFields):
-    r"""The error a noisy release pays (beyond the paper; App. A.1 bounds the Laplace noise).
-
-    Attributes
-    ----------
-    mechanism : str
-        The noise (a name of :data:`garesearch.additive.MECHANISMS`).
-    scale : float
-        Its scale in the query's units (the scale per unit of distance times the sensitivity).
-    expected_error : float
-        :math:`E|Z|`, the mean absolute error of one release.
-    alpha : float
-        The level: the error exceeds ``bound`` with probability at most ``alpha``.
-    bound : float
-        :math:`\Pr[|Z| > \text{bound}] \le \alpha` (an integer for the integer variants, the
-        smallest such one).
-    source : str
-        Where ``bound`` comes from: ``"opendp.accuracy"`` or ``"closed form"``.
-    """
-
-    mechanism: str
-    scale: float
-    expected_error: float
-    alpha: float
-    bound: float
-    source: str
-
-
-def expected_abs_error(mechanism: str, scale: float) -> float:
-    r"""The mean absolute error :math:`E|Z|` of one draw of the noise (beyond the paper).
-
-    Laplace of scale ``b``: ``b``; Gaussian: :math:`\sigma\sqrt{2/\pi}`; generalised Cauchy
-    (App. A.1's density :math:`\sqrt2/(\pi(1 + x^4))` scaled by :math:`\xi`):
-    :math:`\xi/\sqrt2`; discrete Laplace (:math:`\propto e^{-|k|/s}`): the exact sum
-    :math:`2\sum_{k\ge1} k e^{-k/s}(1 - e^{-1/s})/(1 + e^{-1/s}) = 1/\sinh(1/s)`; discrete
-    Gaussian (:math:`\propto e^{-k^2/2s^2}`): the sum over the integers (to :math:`40s`), and
-    above :math:`s = 10^4` its Euler-Maclaurin expansion
-    :math:`2(s^2 - 1/12 - 1/(240 s^2))/(\sqrt{2\pi} s)` (relative error below
-    :math:`10^{-16}` there).
-
-    Parameters
-    ----------
-    mechanism : str
-        A name of :data:`garesearch.additive.MECHANISMS`.
-    scale : float
-        The noise scale, > 0.
-
-    Returns
-    -------
-    float
-
-    Examples
-    --------
-    >>> import math
-    >>> expected_abs_error("laplace", 2.0), round(expected_abs_error("gaussian", 1.0), 12) == round(math.sqrt(2 / math.pi), 12)
-    (2.0, True)
-    >>> round(expected_abs_error("discrete_laplace", 1.0), 12) == round(1 / math.sinh(1.0), 12)
-    True
-    """
-    from .additive import check_scale
-
-    if mechanism not in _ACCURACY_NOISES:
-        raise ParameterError(f"mechanism must be one of {_ACCURACY_NOISES}; got {mechanism!r}")
-    s = check_scale(scale)
-    if mechanism == "laplace":
-        return s
-    if mechanism == "gaussian":
-        return s * math.sqrt(2.0 / math.pi)
-    if mechanism == "gencauchy":
-        return s / math.sqrt(2.0)
-    if mechanism == "discrete_laplace":
-        a = 1.0 / s
-        return 2.0 * math.exp(-a) / -math.expm1(-2.0 * a) if a < 700 else 2.0 * math.exp(-a)
-    if s > _DG_DIRECT_MAX:
-        return 2.0 * (s * s - 1.0 / 12.0 - 1.0 / (240.0 * s * s)) / (math.sqrt(2.0 * math.pi) * s)
-    k = np.arange(1.0, math.ceil(40.0 * s) + 2.0)
-    w = np.exp(-k * k / (2.0 * s * s))
-    return float(2.0 * np.sum(k * w) / (1.0 + 2.0 * np.sum(w)))
-
-
-def _opendp_accuracy(mechanism: str, scale: float, alpha: float):
-    """OpenDP's accuracy of ``mechanism`` at level ``alpha`` (``Pr[|Z| >= accuracy] <= alpha``), or
-    None when OpenDP is not installed or has no helper for this noise."""
-    names = {"laplace": "laplacian_scale_to_accuracy", "gaussian": "gaussian_scale_to_accuracy",
-             "discrete_laplace": "discrete_laplacian_scale_to_accuracy",
-             "discrete_gaussian": "discrete_gaussian_scale_to_accuracy"}
-    if mechanism not in names:
-        return None
-    try:
-        import opendp.accuracy as acc
-    except ImportError:
-        return None
-    return float(getattr(acc, names[mechanism])(float(scale), float(alpha)))
-
-
-def _closed_form_bound(mechanism: str, s: float, alpha: float) -> float:
-    """The bound of :func:`noise_accuracy` without OpenDP."""
-    from scipy.special import ndtri
-
-    if mechanism == "laplace":  # Pr[|Z| > a] = e^{-a/b}
-        return s * math.log(1.0 / alpha)
-    if mechanism == "gaussian":
-        return s * float(ndtri(1.0 - alpha / 2.0))
-    if mechanism == "gencauchy":
-        return float(_noise.noise_bound(1.0 - alpha, noise="gencauchy", scale=s))
-    if mechanism == "discrete_gaussian":
-        return _discrete_gaussian_bound(1.0 - alpha, s)
-    # discrete Laplace: Pr[|Z| > m] = 2 e^{-(m+1)/s} / (1 + e^{-1/s}) for integers m >= 0
-    a = 1.0 / s
-
-    def tail(m):
-        return math.exp(math.log(2.0) - a * (m + 1) - math.log1p(math.exp(-a)))
-
-    m = max(0, math.ceil(s * (math.log(2.0 / alpha) - math.log1p(math.exp(-a)))) - 1)
-    while m > 0 and tail(m - 1) <= alpha:
-        m -= 1
-    while tail(m) > alpha:
-        m += 1
-    return float(m)
-
-
-def noise_accuracy(mechanism: str, *, scale: float, alpha: float = 0.05) -> NoiseAccuracy:
-    r"""The mean absolute error of the noise and the bound it stays within at level ``alpha`` (beyond the paper).
-
-    App. A.1 bounds Laplace and generalised Cauchy noise; this is the same question for every
-    noise of :data:`garesearch.additive.MECHANISMS`: ``bound`` with
-    :math:`\Pr[|Z| > \text{bound}] \le \alpha`.  Through OpenDP's accuracy helpers
-    (``opendp.accuracy.laplacian_scale_to_accuracy`` and its Gaussian and integer siblings,
-    which give ``a`` with :math:`\Pr[|Z| \ge a] = \alpha`, so for integer noise the bound is
-    :math:`\lceil a\rceil - 1`) when OpenDP is installed, otherwise (and for generalised Cauchy
-    noise) the closed forms: Laplace :math:`b\ln(1/\alpha)`, Gaussian
-    :math:`\sigma\Phi^{-1}(1 - \alpha/2)`, the smallest integer for the integer variants
-    (exact sums), App. A.1's bound for generalised Cauchy noise.
-
-    Parameters
-    ----------
-    mechanism : str
-        A name of :data:`garesearch.additive.MECHANISMS`.
-    scale : float
-        The noise scale in the query's units, > 0.
-    alpha : float
-        The level, in (0, 1).
-
-    Returns
-    -------
-    NoiseAccuracy
-
-    Examples
-    --------
-    >>> import math
-    >>> acc = noise_accuracy("laplace", scale=2.0, alpha=0.05)
-    >>> acc.expected_error, abs(acc.bound - 2.0 * math.log(20)) < 1e-9  # Pr[|Z| > a] = e^{-a/b}
-    (2.0, True)
-    >>> noise_accuracy("discrete_gaussian", scale=2.0, alpha=0.05).bound  # Pr[|Z| > 4] = 0.023
-    4.0
-    """
-    expected = expected_abs_error(mechanism, scale)
-    s = float(scale)
-    if not (isinstance(alpha, (int, float, np.integer, np.floating)) and 0 < alpha < 1):
-        raise ParameterError(f"alpha must lie in (0, 1); got {alpha!r}")
-    a = float(alpha)
-    got = _opendp_accuracy(mechanism, s, a)
-    if got is None:
-        bound, source = _closed_form_bound(mechanism, s, a), "closed form"
-    else:
-        bound = float(math.ceil(got) - 1) if mechanism.startswith("discrete") else got
-        source = "opendp.accuracy"
-    return NoiseAccuracy(mechanism=mechanism, scale=s, expected_error=expected, alpha=a, bound=max(bound, 0.0),
-                         source=source)
 
 
 @dataclass(frozen=True)
@@ -305,116 +140,6 @@ class Release(PlainFields):
         """The noise's mean absolute error and the bound it exceeds with probability at most
         ``alpha`` (:func:`noise_accuracy`)."""
         return noise_accuracy("laplace", scale=self.scale, alpha=alpha)
-
-
-def opendp_available() -> bool:
-    """True if the optional OpenDP package can be imported.
-
-    Not in the paper: a check for the OpenDP library (opendp.org), the optional backend of
-    :func:`laplace_release`.
-
-    Returns
-    -------
-    bool
-
-    Examples
-    --------
-    >>> isinstance(opendp_available(), bool)
-    True
-    """
-    try:
-        import opendp.prelude  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-def _opendp_measurement(scale: float, vector: bool):
-    try:
-        import opendp.prelude as dp
-    except ImportError:
-        raise ParameterError(
-            "backend='opendp' needs the optional package opendp: pip install 'garesearch[opendp]'"
-        ) from None
-    dp.enable_features("contrib")
-    try:  # OpenDP >= 0.11 needs non-NaN floats for the absolute/L1 distance
-        atom = dp.atom_domain(T=float, nan=False)
-    except TypeError:  # OpenDP 0.10 has no ``nan`` argument (and allows the default domain)
-        atom = dp.atom_domain(T=float)
-    if vector:
-        space = dp.vector_domain(atom), dp.l1_distance(T=float)
-    else:
-        space = atom, dp.absolute_distance(T=float)
-    try:
-        return dp.m.make_laplace(*space, scale=scale)
-    except Exception as exc:  # OpenDPException: a scale OpenDP cannot use
-        raise ParameterError(f"scale: OpenDP's Laplace measurement rejects scale={scale!r} ({exc})") from None
-
-
-def _why_numpy(backend, seed) -> str:
-    """Why a release draws from numpy, and what would draw from OpenDP instead (the second
-    half of the :class:`InsecureNoiseWarning`)."""
-    if not opendp_available():
-        return "OpenDP is not installed; for releases: pip install 'garesearch[opendp]'"
-    if backend == "numpy":
-        return "backend='numpy' was asked for; OpenDP is installed: give backend='opendp' (or none) for releases"
-    return ("a seed was given: OpenDP's sampler draws from a cryptographically secure generator "
-            "and cannot be seeded, so a seeded release uses numpy's generator; call without "
-            "seed for releases (OpenDP)")
-
-
-def _backend(backend, seed) -> str:
-    """The backend to draw from: ``backend``, or by default OpenDP if installed (and no seed)."""
-    if backend is None:
-        return "opendp" if seed is None and opendp_available() else "numpy"
-    if not isinstance(backend, str) or backend not in _BACKENDS:
-        raise ParameterError(f"backend must be one of {_BACKENDS} or None (automatic); got {backend!r}")
-    return backend
-
-
-def laplace_noise(size: int, *, scale: float, backend: str | None = None, seed=None) -> np.ndarray:
-    """``size`` independent Laplace(``scale``) draws (Sec. 6.1, the Laplace mechanism).
-
-    The noise of the Laplace mechanism that Sec. 6.1 uses (after Dwork 2006, the paper's
-    [Dwork06]).  With OpenDP (not in the paper): OpenDP's Laplace measurement on a vector of
-    zeros (one call).
-
-    Parameters
-    ----------
-    size : int
-        Number of draws, in [0, 10^8].
-    scale : float
-        Laplace scale, > 0.
-    backend : {"numpy", "opendp"}, optional
-        Where the draws come from; default OpenDP when it is installed and no ``seed`` is
-        given, else numpy (module docstring: numpy's sampler is for teaching and tests).
-    seed : int or numpy.random.Generator, optional
-        For the numpy backend (OpenDP uses its own secure generator).
-
-    Returns
-    -------
-    ndarray
-        ``size`` draws.
-
-    Examples
-    --------
-    >>> import warnings
-    >>> with warnings.catch_warnings():
-    ...     warnings.simplefilter("ignore")  # the numpy sampler warns that it is not for publication
-    ...     x = laplace_noise(100_000, scale=2.0, backend="numpy", seed=0)
-    >>> x.shape, abs(float(abs(x).mean()) - 2.0) < 0.05  # E|noise| = scale
-    ((100000,), True)
-    """
-    backend = _backend(backend, seed)
-    scale = scalar_values(scale=scale)["scale"]
-    if not scale > 0:
-        raise ParameterError(f"scale must lie in (0, inf); got {scale}")
-    if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or not 0 <= size <= _MAX_DRAWS:
-        raise ParameterError(f"size must be an integer in [0, {_MAX_DRAWS}]; got {size!r}")
-    if backend == "numpy":
-        return _noise.sample_noise(int(size), noise="laplace", scale=scale, rng=seed)
-    meas = _opendp_measurement(float(scale), vector=True)
-    return np.asarray(meas([0.0] * int(size)), dtype=float)
 
 
 def _result_epsilon(epsilon):
@@ -594,98 +319,6 @@ class GaussianRelease(PlainFields):
         """The noise's mean absolute error and the bound it exceeds with probability at most
         ``alpha`` (:func:`noise_accuracy`)."""
         return noise_accuracy("discrete_gaussian" if self.integer else "gaussian", scale=self.scale, alpha=alpha)
-
-
-def _opendp_gaussian(scale: float, integer: bool, vector: bool):
-    try:
-        import opendp.prelude as dp
-    except ImportError:
-        raise ParameterError(
-            "backend='opendp' needs the optional package opendp: pip install 'garesearch[opendp]'"
-        ) from None
-    dp.enable_features("contrib")
-    if integer:
-        atom, dist = dp.atom_domain(T="i64"), dp.absolute_distance(T="i64")
-        l2 = dp.l2_distance(T="i64")
-    else:
-        try:  # OpenDP >= 0.11 needs non-NaN floats
-            atom = dp.atom_domain(T=float, nan=False)
-        except TypeError:  # OpenDP 0.10
-            atom = dp.atom_domain(T=float)
-        dist, l2 = dp.absolute_distance(T=float), dp.l2_distance(T=float)
-    space = (dp.vector_domain(atom), l2) if vector else (atom, dist)
-    try:
-        return dp.m.make_gaussian(*space, scale=scale)
-    except Exception as exc:  # OpenDPException: a scale OpenDP cannot use
-        raise ParameterError(f"scale: OpenDP's Gaussian measurement rejects scale={scale!r} ({exc})") from None
-
-
-def gaussian_noise(size: int, *, scale: float, integer: bool = False, backend: str | None = None,
-                   seed=None) -> np.ndarray:
-    r"""``size`` independent draws of :math:`\mathcal N(0, s^2)` or of the discrete Gaussian (beyond the paper).
-
-    The discrete Gaussian has :math:`\Pr[Z = k] \propto e^{-k^2/2s^2}` on the integers
-    (:mod:`garesearch.additive`).  With OpenDP: its Gaussian measurement on a vector of zeros.
-
-    Parameters
-    ----------
-    size : int
-        Number of draws, in [0, 10^8].
-    scale : float
-        ``s`` > 0 (the standard deviation of the continuous noise).
-    integer : bool
-        Discrete Gaussian draws (as floats).
-    backend : {"numpy", "opendp"}, optional
-        As for :func:`laplace_noise`.
-    seed : int or numpy.random.Generator, optional
-        For the numpy backend.
-
-    Returns
-    -------
-    ndarray
-        ``size`` draws.
-
-    Examples
-    --------
-    >>> import warnings
-    >>> with warnings.catch_warnings():
-    ...     warnings.simplefilter("ignore")  # the numpy sampler warns that it is not for publication
-    ...     x = gaussian_noise(100_000, scale=2.0, backend="numpy", seed=0)
-    >>> x.shape, abs(float(x.std()) - 2.0) < 0.03
-    ((100000,), True)
-    """
-    backend = _backend(backend, seed)
-    scale = scalar_values(scale=scale)["scale"]
-    if not scale > 0:
-        raise ParameterError(f"scale must lie in (0, inf); got {scale}")
-    if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or not 0 <= size <= _MAX_DRAWS:
-        raise ParameterError(f"size must be an integer in [0, {_MAX_DRAWS}]; got {size!r}")
-    if not isinstance(integer, (bool, np.bool_)):
-        raise ParameterError(f"integer must be True or False; got {integer!r}")
-    if backend == "numpy":
-        if not integer:
-            return _noise.sample_noise(int(size), noise="gaussian", scale=scale, rng=seed)
-        from .additive import resolve
-
-        try:
-            rng = np.random.default_rng(seed)
-        except (TypeError, ValueError):
-            raise ParameterError(f"seed must be an integer >= 0 or a numpy Generator; got {seed!r}") from None
-        return resolve("discrete_gaussian").sample(int(size), scale, rng)
-    meas = _opendp_gaussian(float(scale), bool(integer), vector=True)
-    zero = 0 if integer else 0.0
-    return np.asarray(meas([zero] * int(size)), dtype=float)
-
-
-def _discrete_gaussian_bound(confidence: float, s: float) -> float:
-    """The smallest integer ``k`` with ``Pr[|Z| <= k] >= confidence`` for the discrete Gaussian."""
-    from .additive import resolve
-
-    noise = resolve("discrete_gaussian")
-    k = max(0, math.floor(float(_noise.noise_bound(confidence, noise="gaussian", scale=s))) - 2)
-    while float(np.exp(noise.log_interval(-k, k, s))) < confidence:
-        k += 1
-    return float(k)
 
 
 def gaussian_release(
