@@ -361,8 +361,8 @@ def _solve_t(model: GoalModel, tv, delta, sides, rtol, max_nodes, at=None):
 def _all_t(model: GoalModel) -> list:
     if not model.finite:
         raise ParameterError(
-            "t is required when the goal has a continuous attribute (t=None, the worst case over "
-            "true records, is enumerated for finite priors only)")
+            "t is required here: the true records of continuous attributes are screened in "
+            "epsilon_optimal, not enumerated")
     per = []
     for part in model.parts:
         if part.kind == "ball":
@@ -413,10 +413,22 @@ def epsilon_optimal(goal, *, delta: float, t: Any = None, norm: float = math.inf
         Bound on the advantage (Def. 7), in (0, 1).
     t : Mapping or sequence, optional
         True values, by part name or in order of appearance.  ``None``: the worst over every
-        true record (finite priors only: every record is solved by the same schedule, at most
+        true record.  Finite priors: every record is solved by the same schedule (at most
         2,000 of them, and for several attributes at most 20,000 for the product of the true
         records and the records of the exact LP, refused up front by these counts; under the
-        discrete metric every combination of distinct prior masses, at most 2,000,000).
+        discrete metric every combination of distinct prior masses, at most 2,000,000).  A
+        continuous part (one-coordinate parts; :mod:`garesearch._goal_worst`): every record
+        of the product of the parts' scans (atoms, categories, the one-attribute scan of a
+        density with its kinks and far tails, the far-tail limits), refined by zooms from the
+        local maxima, is screened by the product of the one-attribute bounds (sound for every
+        norm), then the full solver runs at the worst record (ties: the record nearest the
+        priors' medians, then the lexicographically largest; ``t_i = +-inf`` for a far-tail
+        limit, ``details["far_tail"]``).  ``epsilon`` is the screen's level over every
+        scanned record, or the worst record's own sound end if lower; ``epsilon_hi`` the
+        witness at that record; ``details["record_bracket"]`` its own bracket.  Between the
+        scanned records the answer rests on the search, and where the full solver beats the
+        product bound (``norm > 1``) the level may lie below the optimum by that gap.  One
+        attribute: :func:`garesearch.optimal.epsilon_optimal`.
     norm : float
         The records' distance is the :math:`\ell_{norm}` norm of the parts' distances, in
         [1, inf] (default inf).
@@ -467,8 +479,8 @@ def epsilon_optimal(goal, *, delta: float, t: Any = None, norm: float = math.inf
     Raises
     ------
     ParameterError
-        Bad input (as :func:`~garesearch.events.epsilon_for_goal`), or ``t=None`` with a
-        continuous attribute or too many true records.
+        Bad input (as :func:`~garesearch.events.epsilon_for_goal`), or ``t=None`` with an
+        :math:`\ell_p` ball of continuous coordinates or too many true records.
     InfeasibleError
         If no epsilon > 0 can be certified by the whole schedule (never because a ``budget``
         ran out).
@@ -514,6 +526,10 @@ def epsilon_optimal(goal, *, delta: float, t: Any = None, norm: float = math.inf
     event = "and" if len(model.terms) == 1 else "or"
     if t is None and method_of(model) == "discrete-metric":
         return _discrete_worst(model, float(delta), sides, event, t0)
+    if t is None and not model.finite:  # the worst record over continuous supports
+        from ._goal_worst import worst_result
+
+        return worst_result(model, float(delta), sides, rtol, max_nodes, budget, event, t0)
     tvs = [resolve_true_values(model, t)] if t is not None else _all_t(model)
     best = None
     checked = 0

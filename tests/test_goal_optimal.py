@@ -533,8 +533,8 @@ def test_bad_input():
             epsilon_optimal(g & c, **kw)
     with pytest.raises(ParameterError):
         epsilon_optimal(g & c, delta=0.1, t={"gender": "X", "colour": "red"})
-    with pytest.raises(ParameterError, match="t is required"):
-        epsilon_optimal(Attribute(Normal(0, 1), r=1), delta=0.1)
+    with pytest.raises(ParameterError, match="l_p ball"):  # t=None: one-coordinate parts only
+        epsilon_optimal(Coordinates([Normal(0, 1), Normal(0, 1)], r=1, norm=2, name="c"), delta=0.1)
     big = Attribute(Categorical({i: 1 / 200 for i in range(200)}), r=0, name="big")
     other = Attribute(Categorical({i: 1 / 200 for i in range(200)}), r=0, name="other")
     with pytest.raises(ParameterError, match="20000"):
