@@ -118,7 +118,8 @@ class PyramidWitness:
                 continue
             up = log_tilted(prior, eps, self.b[c] + smax, math.inf, self.b[c])
             dn = log_tilted(prior, -eps, -math.inf, self.a[c] - smax, self.a[c])
-            total += float(np.exp(np.logaddexp(up, dn)))
+            with np.errstate(over="ignore"):  # beyond float64: inf, and the bound is then 1
+                total += float(np.exp(np.logaddexp(up, dn)))
         return total
 
 

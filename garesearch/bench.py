@@ -96,6 +96,14 @@ itself fails).
     ``_method`` the method, ``_cells`` the largest grid's cells or nodes).
     Targets <= 10 s and a width <= 0.01.  ``goal_and_bracket_s`` / ``_rel_width``: the same for
     the AND of the two attributes.  Skipped with ``--skip-goals``, then ``null``.
+``goal_worst_and_s``, ``goal_or_categorical_s``, ``goal_l2_ball_s``, ``goal_three_s`` and their ``_rel_width``
+    The same for four goals beyond two normal attributes at a fixed record
+    (:func:`goals_everywhere`): ``t=None`` (the worst record) for the AND of age
+    ``N(45, 12)``, ``r = 2`` and salary ``N(2000, 235.7)``, ``r = 100`` and for age OR the
+    cats' colour; an :math:`\ell_2` ball of the two normal coordinates above at ``(1, -1)``;
+    the AND of the two attributes above and ``N(0, 2)``, ``r = 0.5``.  Targets: <= 60 s with
+    ``t=None``, <= 10 s at a record, <= 120 s for three attributes; widths <= 0.01 (two
+    attributes) and <= 0.02 (three).  Skipped with ``--skip-goals``.
 ``notebook_max_s``
     Execution time of the slowest notebook in ``notebooks/``, each run top to bottom on a
     fresh kernel, one at a time (:func:`garesearch.reproduce.execute_notebook`, kernel
@@ -178,6 +186,14 @@ TARGETS: dict[str, tuple[float, str]] = {
     "goal_or_bracket_rel_width": (0.01, "its certified bracket's relative width"),
     "goal_and_bracket_s": (10.0, "optimal epsilon, AND of the same attributes, s"),
     "goal_and_bracket_rel_width": (0.01, "its certified bracket's relative width"),
+    "goal_worst_and_s": (60.0, "optimal epsilon with t=None, AND of age and salary (Sec. 6.2), s"),
+    "goal_worst_and_rel_width": (0.01, "its bracket's relative width"),
+    "goal_or_categorical_s": (60.0, "optimal epsilon with t=None, age OR the cats' colour, s"),
+    "goal_or_categorical_rel_width": (0.01, "its bracket's relative width"),
+    "goal_l2_ball_s": (10.0, "optimal epsilon of an l_2 ball of two normal coordinates at a fixed t, s"),
+    "goal_l2_ball_rel_width": (0.01, "its bracket's relative width"),
+    "goal_three_s": (120.0, "optimal epsilon, AND of three normal attributes at a fixed t, s"),
+    "goal_three_rel_width": (0.02, "its bracket's relative width"),
 }
 
 _SALARY = {"mu": SALARY["mu"], "sigma": SALARY["sigma"], "r": SALARY["r"], "delta": SALARY["delta"]}
@@ -563,6 +579,43 @@ def goal_brackets(rtol: float | None = None) -> dict[str, object]:
     return out
 
 
+def goals_everywhere() -> dict[str, object]:
+    r"""Time and bracket width of four goals beyond two normal attributes at a fixed record
+    (Sec. 4.2, 4.3; default precision, no time budget): the worst record (``t=None``) of the
+    AND of age and salary and of age OR the cats' colour, an :math:`\ell_2` ball of two normal
+    coordinates, and the AND of three normal attributes.  Keys ``goal_<name>_s``,
+    ``goal_<name>_rel_width``, ``goal_<name>_method``.
+
+    Examples
+    --------
+    >>> res = goals_everywhere()  # about 3 min  # doctest: +SKIP
+    >>> res["goal_three_rel_width"] <= 1  # doctest: +SKIP
+    True
+    """
+    from .datasets import COLOURS
+    from .goal_optimal import epsilon_optimal
+    from .goals import Attribute, Coordinates
+    from .priors import Categorical, Normal
+
+    age = Attribute(Normal(45, 12), r=2, name="age")
+    salary = Attribute(Normal(2000, 235.7), r=100, name="salary")
+    colour = Attribute(Categorical(COLOURS), r=0, name="colour")
+    a = Attribute(Normal(0.0, 1.0), r=0.6, name="a")
+    b = Attribute(Normal(0.5, 1.3), r=0.4, name="b")
+    c = Attribute(Normal(0.0, 2.0), r=0.5, name="c")
+    ball = Coordinates([Normal(0.0, 1.0), Normal(0.5, 1.3)], r=0.6, norm=2, name="ball")
+    cases = (("worst_and", age & salary, None), ("or_categorical", age | colour, None),
+             ("l2_ball", ball, {"ball": (1.0, -1.0)}), ("three", a & b & c, {"a": 1.0, "b": -1.0, "c": 0.0}))
+    out: dict[str, object] = {}
+    for name, goal, t in cases:
+        t0 = time.perf_counter()
+        res = epsilon_optimal(goal, delta=0.1, t=t)
+        out[f"goal_{name}_s"] = time.perf_counter() - t0
+        out[f"goal_{name}_rel_width"] = res.rel_width
+        out[f"goal_{name}_method"] = res.method
+    return out
+
+
 # ------------------------------------------------------------------------------------------
 def run_benchmarks(
     *,
@@ -626,12 +679,14 @@ def run_benchmarks(
         reuse = out["reproduce_exit_status"] == 0 and tsv.is_file()
         say("reading the notebook timings of make reproduce ..." if reuse else "timing the notebooks ...")
         out.update(notebook_times(timings=tsv if reuse else None))
-    for key in ("goal_or_bracket_s", "goal_or_bracket_rel_width", "goal_and_bracket_s",
-                "goal_and_bracket_rel_width"):
-        out[key] = None
+    for key in TARGETS:
+        if key.startswith("goal_"):
+            out[key] = None
     if not skip_goals:
         say("bracketing the optimal epsilon of an OR of two normal attributes ...")
         out.update(goal_brackets())
+        say("bracketing the optimal epsilon of four more goals (t=None, l_2, three attributes) ...")
+        out.update(goals_everywhere())
     out["machine"] = machine()
     return out
 
