@@ -59,7 +59,7 @@ browser-test: $(STAMP)
 # git stores the notebooks without outputs whatever JupyterLab saved (.gitattributes)
 git-filter:
 	@if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
-	  git config filter.nbstrip.clean "$(PY) -m garesearch.nbclean" && \
+	  git config filter.nbstrip.clean "$(PY) -m garesearch.app.nbclean" && \
 	  git config filter.nbstrip.smudge cat && \
 	  echo "[git-filter] notebooks are committed without outputs"; fi
 
@@ -69,7 +69,7 @@ lab: $(STAMP)
 	$(VENV)/bin/jupyter lab lab/notebooks
 
 bench: $(STAMP)
-	$(PY) -m garesearch.bench
+	$(PY) -m garesearch.app.bench
 
 # the paper's erratum from the claims report: output/erratum.tex (and .md); the PDF too where
 # latexmk or pdflatex is installed

@@ -12,7 +12,7 @@ runs it).  Pages generated at build time go to ``docs/_generated/`` (not stored)
   ``docs/erratum.md``), ``derivations.md`` and ``sections.md`` (the map from each section of
   the paper to its code, claims, notebooks and tests).
 
-Math is typeset by MathJax 3 from a local copy (:func:`garesearch.publish.copy_mathjax`), so the
+Math is typeset by MathJax 3 from a local copy (:func:`garesearch.app.publish.copy_mathjax`), so the
 site reads the same without a network.
 """
 
@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 (GENERATED / "_static").mkdir(parents=True, exist_ok=True)
 
 import garesearch  # noqa: E402
-from garesearch import publish  # noqa: E402
+from garesearch.app import publish  # noqa: E402
 
 project = "garesearch"
 author = "The garesearch developers"
@@ -147,56 +147,56 @@ API_GROUPS: list[tuple[str, str, list[str]]] = [
      "The epsilon for a bound ``delta`` on the advantage in guessing one attribute within "
      "``r`` (Sec. 3.2, 4.1; Def. 7), and the priors it is computed for.",
      ["attribute.epsilon_for_attribute", "optimal.epsilon_optimal",
-      "pointwise.epsilon_pointwise", "bound.epsilon_for_advantage",
+      "constructions.pointwise.epsilon_pointwise", "bound.epsilon_for_advantage",
       "bound.advantage_for_epsilon", "bound.posterior_bound", "bound.worst_case_prior",
       "bound.worst_case_epsilon", "bound.eps_lb", "bound.eps_ub", "priors.Normal",
       "priors.Uniform", "priors.Categorical", "priors.PiecewiseUniform", "priors.Continuous",
       "priors.Prior", "optimal.OptimalResult", "attribute.AttributeResult",
-      "pointwise.PointwiseResult", "datasets.example_prior"]),
+      "constructions.pointwise.PointwiseResult", "datasets.example_prior"]),
     ("Goals",
      "AND / OR goals over several attributes and the distance between records "
      "(Sec. 4.2, 4.3, Sec. 5; Theorems 1, 2 and 4).",
      ["goals.Attribute", "goals.AllOf", "goals.AnyOf", "goals.Coordinates",
       "events.epsilon_for_goal", "events.epsilon_for", "events.epsilon_for_each",
-      "goal_optimal.epsilon_optimal", "goal_optimal.OptimalGoalResult", "events.SeparateResult",
+      "optimal.goals.epsilon_optimal", "optimal.goals.OptimalGoalResult", "events.SeparateResult",
       "goals.or_probability", "goals.lp_ball_mass"]),
     ("Noise and calibration",
      "Noise scales for a target under the worst, tail or average reading, the noise "
      "distributions, and the exact advantage of real mechanisms (App. A.1, App. B; beyond "
      "the paper).",
-     ["calibration.calibrate", "calibration.CalibrationResult", "tail.advantage_tail",
-      "tail.TailResult", "reconstruction.reconstruction_advantage",
-      "reconstruction.ReconstructionResult", "reconstruction.prior_free_bound",
-      "subsampled.subsampled_gaussian_reading", "subsampled.subsampled_reading",
-      "subsampled.SubsampledResult", "accounting.privacy_profile", "accounting.PrivacyProfile",
-      "accounting.plot_tradeoff", "additive.resolve", "noise.noise_mass", "noise.noise_bound",
+     ["releases.calibration.calibrate", "releases.calibration.CalibrationResult", "releases.tail.advantage_tail",
+      "releases.tail.TailResult", "releases.reconstruction.reconstruction_advantage",
+      "releases.reconstruction.ReconstructionResult", "releases.reconstruction.prior_free_bound",
+      "releases.subsampled.subsampled_gaussian_reading", "releases.subsampled.subsampled_reading",
+      "releases.subsampled.SubsampledResult", "releases.accounting.privacy_profile", "releases.accounting.PrivacyProfile",
+      "releases.accounting.plot_tradeoff", "additive.resolve", "noise.noise_mass", "noise.noise_bound",
       "noise.laplace_scale", "mechanisms.Laplace", "mechanisms.Gaussian",
       "mechanisms.GenCauchy", "mechanisms.RandomizedResponse", "exact.exact_advantage",
       "exact.exact_epsilon", "exact.ExactAdvantage", "exact.bayes_attacker_success",
       "exact.monte_carlo_attacker", "exact.AttackerEstimate", "exact.compare_epsilons",
       "exact.comparison_table", "exact.format_comparison", "exact.EpsilonComparison",
-      "least_noise.least_noise_mechanism", "least_noise.LeastNoiseResult",
+      "optimal.least_noise.least_noise_mechanism", "optimal.least_noise.LeastNoiseResult",
       "approx_dp.advantage_with_confidence", "approx_dp.confidence_for_advantage",
       "approx_dp.B1Result", "approx_dp.adp_posterior_bound",
       "smooth_laplace.search_smooth_laplace", "smooth_laplace.SmoothLaplaceParameters",
-      "readings.posterior_belief_bound",
-      "readings.lee_clifton_epsilon", "readings.lee_clifton_posterior",
-      "readings.worst_case_advantage", "readings.membership_advantage",
-      "readings.plot_readings", "risk_profile.kazan_reiter_ratio",
-      "risk_profile.kazan_reiter_epsilon", "risk_profile.kazan_reiter_profile"]),
+      "releases.readings.posterior_belief_bound",
+      "releases.readings.lee_clifton_epsilon", "releases.readings.lee_clifton_posterior",
+      "releases.readings.worst_case_advantage", "releases.readings.membership_advantage",
+      "releases.readings.plot_readings", "releases.risk_profile.kazan_reiter_ratio",
+      "releases.risk_profile.kazan_reiter_epsilon", "releases.risk_profile.kazan_reiter_profile"]),
     ("Releases",
      "Noisy answers drawn at a calibrated scale (OpenDP's samplers where installed), and "
      "several outputs under one budget (Sec. 5, Sec. 6.1, 6.2).",
-     ["release.laplace_release", "release.gaussian_release", "release.Release",
-      "release.GaussianRelease", "composition.composed_epsilon", "composition.equal_split",
+     ["releases.release.laplace_release", "releases.release.gaussian_release", "releases.release.Release",
+      "releases.release.GaussianRelease", "composition.composed_epsilon", "composition.equal_split",
       "composition.optimal_split"]),
     ("The paper's constructions",
      "The comparison sets of Eq. (main), Theorems 1 and 2 (sound and as printed), App. A's "
      "radius and Lambert's W, the counterexamples and the figures.",
-     ["comparison_sets.comparison_set_epsilon", "comparison_sets.GoalResult",
+     ["constructions.comparison_sets.comparison_set_epsilon", "constructions.comparison_sets.GoalResult",
       "radius.optimal_radius_1d", "radius.lambert_epsilon", "lambertw.convergence_table",
-      "counterexamples.paper_counterexample", "counterexamples.soundness_counterexamples",
-      "counterexamples.theorem2_counterexample", "figures.make_figures"]),
+      "constructions.counterexamples.paper_counterexample", "constructions.counterexamples.soundness_counterexamples",
+      "constructions.counterexamples.theorem2_counterexample", "app.figures.make_figures"]),
     ("Claims and derivations",
      "Every claim of the paper checked by computation, and every derivation redone "
      "with sympy.",
@@ -206,19 +206,29 @@ API_GROUPS: list[tuple[str, str, list[str]]] = [
     ("Interfaces",
      "PLEAK's attacker files and goals, teaching widgets, the command line, and the errors "
      "every call raises.",
-     ["pleak.read_attacker", "pleak.Knowledge", "pleak.read_goal", "pleak.epsilon_for_pleak_goal",
-      "pleak.PleakGoalResult",
-      "widgets.epsilon_widget", "widgets.attribute_widget", "cli.main",
+     ["app.pleak.read_attacker", "app.pleak.Knowledge", "app.pleak.read_goal", "app.pleak.epsilon_for_pleak_goal",
+      "app.pleak.PleakGoalResult",
+      "app.widgets.epsilon_widget", "app.widgets.attribute_widget", "app.cli.main",
       "errors.ParameterError", "errors.InfeasibleError"]),
 ]
 
 
+#: the family subpackages: a module that one of them names in ``__all__`` is a main module
+_FAMILIES = ("app", "constructions", "enclosures", "exact", "optimal", "releases")
+
+
 def _main_module(name: str) -> bool:
     """A module of the main listing: one that ``import garesearch`` names (a submodule or
-    the home of an exported name), or a subpackage of such a module."""
+    the home of an exported name), or a module that a family subpackage names in its
+    ``__all__`` (``garesearch.releases.calibration``)."""
     exported = set(getattr(garesearch, "_SUBMODULES", ())) | set(
         getattr(garesearch, "_LAZY", {}).values())
-    return name.split(".")[1] in exported and name.count(".") == 1
+    relative = name.partition(".")[2]
+    if relative in exported:
+        return True
+    family, _, module = relative.partition(".")
+    return (family in _FAMILIES and "." not in module
+            and module in getattr(importlib.import_module(f"garesearch.{family}"), "__all__", ()))
 
 
 def _automodule(name: str) -> str:
@@ -284,7 +294,7 @@ def _ensure_outputs() -> None:
     executed = sorted((OUTPUT / "notebooks").glob("*.ipynb"))
     if executed and (OUTPUT / "claims.json").is_file():
         return
-    from garesearch import reproduce
+    from garesearch.app import reproduce
 
     print("[docs] no executed notebooks in output/: running garesearch reproduce", flush=True)
     code = reproduce.main(["--output", str(OUTPUT), "--figures", str(OUTPUT / "figures")])
@@ -320,7 +330,7 @@ def _notebook_pages() -> None:
 def _claims_page() -> None:
     import json
 
-    from garesearch import claims_report
+    from garesearch.app import claims_report
 
     records = json.loads((OUTPUT / "claims.json").read_text(encoding="utf-8"))["claims"]
     _write(GENERATED / "claims.md", claims_report.to_markdown(records, targets="myst"))
@@ -329,7 +339,7 @@ def _claims_page() -> None:
 def _erratum_page() -> None:
     import json
 
-    from garesearch import erratum
+    from garesearch.app import erratum
 
     records = json.loads((OUTPUT / "claims.json").read_text(encoding="utf-8"))["claims"]
     _write(GENERATED / "erratum.md", erratum.to_markdown(records, targets="myst"))
@@ -337,7 +347,7 @@ def _erratum_page() -> None:
 
 def _derivations_page() -> None:
     from garesearch import derivations as dv
-    from garesearch.claims_report import code_span, md_escape
+    from garesearch.app.claims_report import code_span, md_escape
 
     records = dv.all_derivations()
     lines = [

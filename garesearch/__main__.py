@@ -8,21 +8,21 @@ from __future__ import annotations
 import importlib
 import sys
 
-from ._commands import fail, quiet_broken_pipe
 from ._optional import MissingDependencyError
+from .app._commands import fail, quiet_broken_pipe
 
 # command -> (module, one-line description)
 COMMANDS: dict[str, tuple[str, str]] = {
-    "demo": ("garesearch.demo", "the paper's cats example through the public API"),
-    "reproduce": ("garesearch.reproduce", "reproduce every notebook, figure and the claims report"),
-    "notebooks": ("garesearch.publish", "copy the notebooks and PLEAK examples out, to open in JupyterLab"),
-    "figures": ("garesearch.figures", "redraw the paper's three figures into figures/"),
+    "demo": ("garesearch.app.demo", "the paper's cats example through the public API"),
+    "reproduce": ("garesearch.app.reproduce", "reproduce every notebook, figure and the claims report"),
+    "notebooks": ("garesearch.app.publish", "copy the notebooks and PLEAK examples out, to open in JupyterLab"),
+    "figures": ("garesearch.app.figures", "redraw the paper's three figures into figures/"),
     "derivations": ("garesearch.derivations", "every derivation re-derived with sympy: proved or refuted"),
     "claims": ("garesearch.claims", "every claim of the paper, checked, with a verdict"),
-    "erratum": ("garesearch.erratum", "the paper's erratum (LaTeX and Markdown) from the claims report"),
-    "epsilon": ("garesearch.cli", "epsilon for a prior, a precision r and an advantage bound delta"),
-    "calibrate": ("garesearch.cli_calibrate", "noise scale for a target under the worst, tail or average reading"),
-    "bench": ("garesearch.bench", "measure speed and accuracy against the targets (--json)"),
+    "erratum": ("garesearch.app.erratum", "the paper's erratum (LaTeX and Markdown) from the claims report"),
+    "epsilon": ("garesearch.app.cli", "epsilon for a prior, a precision r and an advantage bound delta"),
+    "calibrate": ("garesearch.app.cli_calibrate", "noise scale for a target under the worst, tail or average reading"),
+    "bench": ("garesearch.app.bench", "measure speed and accuracy against the targets (--json)"),
 }
 
 

@@ -1,6 +1,6 @@
 """The one-dimensional search over comparison sets of Sec. 4.1: a global maximum on an interval.
 
-:mod:`garesearch.attribute` (one attribute) and :mod:`garesearch.comparison_sets` (AND / OR
+:mod:`garesearch.attribute` (one attribute) and :mod:`garesearch.constructions.comparison_sets` (AND / OR
 goals) both maximise Eq. (main)'s epsilon over a radius this way; it sits below both, so that
 neither imports the other to reach it.
 """

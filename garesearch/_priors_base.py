@@ -57,7 +57,7 @@ _LOG_MAX = math.log(np.finfo(float).max)  # exp() overflows beyond
 
 
 def _rounding_pad(n, *mags):
-    from .tilted import rounding_pad
+    from .enclosures.tilted import rounding_pad
 
     return rounding_pad(n, *mags)
 
@@ -162,7 +162,7 @@ class Prior(ABC):
         return math.exp(out) if out < _LOG_MAX else math.inf
 
     def tail(self, side: str):
-        """The :class:`~garesearch.tails.Tail` of one end of the support: ``"bounded"`` where it
+        """The :class:`~garesearch.enclosures.tails.Tail` of one end of the support: ``"bounded"`` where it
         is finite (subclasses declare their unbounded ends).
 
         Examples
@@ -171,7 +171,7 @@ class Prior(ABC):
         >>> Uniform(0, 1).tail("right").kind
         'bounded'
         """
-        from .tails import Tail
+        from .enclosures.tails import Tail
 
         if side not in ("left", "right"):
             raise ParameterError(f"side must be 'left' or 'right'; got {side!r}")
@@ -208,7 +208,7 @@ class Prior(ABC):
 
     def tilted_tail_bounds(self, k: float, x, side: str):
         r"""A certified enclosure ``(lo, hi)`` of the tilted tail (log scale; module
-        :mod:`garesearch.tilted`):
+        :mod:`garesearch.enclosures.tilted`):
 
         .. math::
 
@@ -313,12 +313,12 @@ class Prior(ABC):
     def _interval_bounds(self, k: float, lo, hi):
         """Enclosure of the tilted mass of finite ``[lo, hi]`` anchored at ``hi``; by default
         from the tilted tails (the difference that cancels less)."""
-        from .tilted import interval_from_tails
+        from .enclosures.tilted import interval_from_tails
 
         return interval_from_tails(self.tilted_tail_bounds, k, lo, hi, strict=self.is_finite)
 
     def _excess_table(self):
-        """The item table (:class:`~garesearch.tilted.ItemTable`) whose excess form serves
+        """The item table (:class:`~garesearch.enclosures.tilted.ItemTable`) whose excess form serves
         small tilts (:meth:`tilted_tail_excess`)."""
         return self._table()
 
@@ -333,14 +333,14 @@ class Prior(ABC):
         r"""Linear enclosures ``(q_lo, q_hi, m_lo, m_hi)`` of the tilted tail's *excess*
         :math:`\int_{u \le x} (e^{k(u - x)} - 1)\,dF` (``side="left"``; ``"right"``:
         :math:`u \ge x`) and of the tail's mass: accurate to a relative rounding error however
-        small ``k`` is (:meth:`garesearch.tilted.ItemTable.tail_excess`)."""
+        small ``k`` is (:meth:`garesearch.enclosures.tilted.ItemTable.tail_excess`)."""
         return self._excess_source(_coarse).tail_excess(k, x, side)
 
     def tilted_interval_excess(self, k: float, lo, hi, anchor_right: bool, anchor=None,
                                _coarse: bool = False):
         r"""Linear enclosure ``(q_lo, q_hi)`` of :math:`\int_{[lo, hi]} (e^{k(u - x)} - 1)\,dF`
         with ``x = hi`` (``anchor_right``) or ``lo``, or ``anchor`` beyond that end
-        (:meth:`garesearch.tilted.ItemTable.interval_excess`)."""
+        (:meth:`garesearch.enclosures.tilted.ItemTable.interval_excess`)."""
         low, high = self.support
         lo = np.maximum(np.asarray(lo, dtype=float), low)
         hi = np.minimum(np.asarray(hi, dtype=float), high)

@@ -24,8 +24,8 @@ _NUMERIC_CDF_FAMILIES = frozenset({"skewnorm_gen"})
 
 def cdf_error(dist) -> tuple[float, float]:
     """The ``(relative, absolute)`` error assumed of a scipy distribution's CDF and survival
-    function values: :data:`garesearch.tilted.LIB_RTOL` and 0 where scipy computes them in
-    closed form; the quadrature's (:data:`garesearch.tilted.NUMERIC_CDF_ERR`, both) where its
+    function values: :data:`garesearch.enclosures.tilted.LIB_RTOL` and 0 where scipy computes them in
+    closed form; the quadrature's (:data:`garesearch.enclosures.tilted.NUMERIC_CDF_ERR`, both) where its
     generic methods or the family integrate numerically; one unit of 1 absolute where the
     survival function is taken as ``1 - cdf``.  Anything that is not a scipy distribution
     counts as numerical.
@@ -38,7 +38,7 @@ def cdf_error(dist) -> tuple[float, float]:
     """
     import scipy.stats as st
 
-    from .tilted import LIB_RTOL, NUMERIC_CDF_ERR
+    from .enclosures.tilted import LIB_RTOL, NUMERIC_CDF_ERR
 
     gen = getattr(dist, "dist", None)
     if not isinstance(gen, st.rv_continuous):
@@ -55,11 +55,11 @@ class Continuous(Prior):
     """Any frozen continuous ``scipy.stats`` distribution as a prior ("distributions with a
     well-defined CDF", Sec. 4.1): :math:`g_t(z) = F(t + z) - F(t - z)`.
 
-    Its tilted masses are certified from its CDF (:class:`~garesearch.tilted.CdfPanels`), to
+    Its tilted masses are certified from its CDF (:class:`~garesearch.enclosures.tilted.CdfPanels`), to
     second order where the sign of its log-density's curvature is declared for its family
-    (:func:`garesearch.curvature.scipy_curvature`), to first order otherwise.
+    (:func:`garesearch.enclosures.curvature.scipy_curvature`), to first order otherwise.
     What no finite computation can see, the far tails, is *declared*, not guessed: scipy's
-    named families by a table derived from their formulas (:func:`garesearch.tails.scipy_tail`),
+    named families by a table derived from their formulas (:func:`garesearch.enclosures.tails.scipy_tail`),
     any other distribution by ``tail=``; without either, each unbounded end takes the sound
     default, heavier than every exponential, with a :class:`~garesearch.errors.UndeclaredTailWarning`.
 
@@ -69,8 +69,8 @@ class Continuous(Prior):
         For example ``scipy.stats.lognorm(0.5, scale=2000)``.
     tail : optional
         The decay of the unbounded ends, overriding the table: ``"light"``, ``"heavy"``,
-        ``("exponential", rate)``, a :class:`~garesearch.tails.Tail`, or a dict
-        ``{"left": ..., "right": ...}`` of these (:func:`garesearch.tails.parse_tail`).
+        ``("exponential", rate)``, a :class:`~garesearch.enclosures.tails.Tail`, or a dict
+        ``{"left": ..., "right": ...}`` of these (:func:`garesearch.enclosures.tails.parse_tail`).
 
     Examples
     --------
@@ -127,8 +127,8 @@ class Continuous(Prior):
     def _declare_tails(self, tail, lo, hi):
         import warnings
 
+        from .enclosures.tails import Tail, parse_tail, scipy_tail
         from .errors import UndeclaredTailWarning
-        from .tails import Tail, parse_tail, scipy_tail
 
         out, missing = {}, []
         for side, end in (("left", lo), ("right", hi)):
@@ -161,7 +161,7 @@ class Continuous(Prior):
         return self.tail("right").rate, self.tail("left").rate
 
     def tail(self, side):
-        """The declared :class:`~garesearch.tails.Tail` of one end (class docstring)."""
+        """The declared :class:`~garesearch.enclosures.tails.Tail` of one end (class docstring)."""
         if side not in ("left", "right"):
             raise ParameterError(f"side must be 'left' or 'right'; got {side!r}")
         return self._tails[side]
@@ -193,7 +193,7 @@ class Continuous(Prior):
     COARSE_PANELS = 2**11
 
     def _table(self):
-        """The certified panel table (:class:`~garesearch.tilted.CdfPanels`), built once
+        """The certified panel table (:class:`~garesearch.enclosures.tilted.CdfPanels`), built once
         (:meth:`_build_table`)."""
         if not hasattr(self, "_panels"):
             self._panels = self._build_table(self.MAX_PANELS, 1025)
@@ -213,8 +213,8 @@ class Continuous(Prior):
         from its chord at the midpoint (the second-order bounds' error) times the fourth root
         of the panel's mass; elsewhere (first-order bounds) by mass and width; and wherever
         the log-density jumps by more than 1/2 or is infinite at one end."""
-        from .curvature import scipy_curvature
-        from .tilted import CdfPanels
+        from .enclosures.curvature import scipy_curvature
+        from .enclosures.tilted import CdfPanels
 
         d = self.dist
         low, high = self.support
@@ -268,7 +268,7 @@ class Continuous(Prior):
         return t.tail, lambda k, lo, hi: t.interval(k, lo, hi, True)
 
     def hazard(self, x, side):
-        from .tilted import LIB_RTOL
+        from .enclosures.tilted import LIB_RTOL
 
         d = self.dist
         with np.errstate(all="ignore"):

@@ -11,7 +11,7 @@ differ); which one to use when:
 
 - :func:`grow_bracket`: a bracket in log-epsilon from a guess, the steps doubling (a few dozen
   evaluations reach the caps); the search of the one-attribute optimum's proof
-  (:mod:`garesearch._kernels`).
+  (:mod:`garesearch.optimal._kernels`).
 - :func:`grow_bracket_evenly`: the same with even steps of ``log 4`` and a floor set by the
   prior's spread; the estimate of the one-attribute optimum (:mod:`garesearch.optimal`).
 - :func:`narrow_bracket`: a bracket to a given width (Brent's method, then bisection), the end
@@ -21,7 +21,7 @@ differ); which one to use when:
 - :func:`narrow_scale` and :func:`smallest_scale`: the smallest noise scale at which a reading
   that falls with the scale meets a target, inside a bracket or grown from a first guess by a
   factor; the scale returned is one at which the reading was evaluated
-  (:mod:`garesearch.calibration`).
+  (:mod:`garesearch.releases.calibration`).
 - :func:`secant_bracket`: a bracket near a good estimate (secant steps out, then the Illinois
   variant of regula falsi: superlinear on smooth margins); the one-attribute optimum's proof.
 - :func:`secant_root`: one root near a point by safeguarded secant steps (``sound=False``: an
@@ -33,7 +33,7 @@ differ); which one to use when:
   :func:`secant_logit_trial` is the next trial of such a search on a bound.
 - :func:`certified_bracket`: a certified bracket of one side from a solver that returns, at a
   trial epsilon, a certified bound and a witness mechanism (the goal optimum's kernel,
-  product and finite-LP solvers, :mod:`garesearch._solvers`).
+  product and finite-LP solvers, :mod:`garesearch.optimal._solvers`).
 """
 
 from __future__ import annotations
@@ -44,8 +44,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ._certify import Bracket, BudgetExhausted, capped, check_time, uncapped
 from .errors import InfeasibleError
+from .optimal._certify import Bracket, BudgetExhausted, capped, check_time, uncapped
 
 __all__ = [
     "bisect_crossing",
@@ -390,7 +390,7 @@ def bisect_crossing(fun, target, upper, lo=0.0, hi=math.inf, scale=1.0, rtol=1e-
     :math:`\log\epsilon` to relative width ``rtol``) with ``fun(eps) > target`` (upper side)
     or ``< target`` (lower side); ``inf`` if there is none below 1e12 / ``scale``.  Under a
     wall-clock cap every evaluation first checks the time
-    (:func:`garesearch._certify.check_time`)."""
+    (:func:`garesearch.optimal._certify.check_time`)."""
     def bad(e):
         check_time()
         v = fun(e)
@@ -479,7 +479,7 @@ def certified_bracket(solve, target, upper, rtol, eps0, scale, lps, size, steps=
     vertex is found, so typically two or three steps suffice).  The search ends when the
     bracket is within ``rtol``, when ``lo`` reaches ``enough`` (a sound end that is enough
     for the caller) or after ``steps`` solves; under a wall-clock cap
-    (:func:`garesearch._certify.wall_clock_cap`) also when a step is not expected to end in time (the bracket so
+    (:func:`garesearch.optimal._certify.wall_clock_cap`) also when a step is not expected to end in time (the bracket so
     far, ``cut_short``)."""
     lo, hi, up, wit_hi, at_lo = 0.0, math.inf, math.inf, None, math.nan
     trial = eps0 if eps0 and eps0 > 0 and math.isfinite(eps0) else 1.0 / scale

@@ -1,5 +1,5 @@
 """What the one-attribute constructions share (:mod:`garesearch.attribute`,
-:mod:`garesearch.pointwise`, :mod:`garesearch.optimal`): the checks of their common
+:mod:`garesearch.constructions.pointwise`, :mod:`garesearch.optimal`): the checks of their common
 arguments and the Laplace scale of a result's epsilon.
 
 It sits below the three modules, so that none of them imports another to reach these.

@@ -10,7 +10,7 @@ distance between the two sets; for :math:`X' = [t-r, t+r]` that distance is ``a 
 ``a`` (the paper's equality :math:`\{x : \forall x' \in X'\, d(x,x') \le a\} = \{x : r <
 d(x,t) \le a\}` fails: the left set is :math:`\{d(x,t) \le a - r\}`).  With exponent ``a`` a
 mechanism can exceed the advantage bound
-(:func:`garesearch.counterexamples.paper_counterexample` gives one).
+(:func:`garesearch.constructions.counterexamples.paper_counterexample` gives one).
 
 garesearch's default construction (``construction="sound"``) therefore parametrises the
 comparison set by the distance ``D`` that goes into the exponent:
@@ -48,9 +48,9 @@ from ._backend import NUMPY
 from ._maximise import GRID_U, maximise
 from ._plain import PlainFields
 from ._univariate import check_common, laplace_scale
+from .constructions.pointwise import epsilon_pointwise
 from .errors import InfeasibleError, ParameterError
-from .optimal import epsilon_optimal
-from .pointwise import epsilon_pointwise
+from .optimal.attribute import epsilon_optimal
 from .priors import Categorical, Prior
 
 __all__ = ["AttributeResult", "eps_main", "epsilon_for_attribute", "log_tail_mgf", "maximise"]
@@ -464,7 +464,7 @@ def epsilon_for_attribute(
     mechanism exceeds the bound (:func:`garesearch.optimal.epsilon_optimal`: sound, and not
     improvable).  The others are kept by name: ``"sound"`` (Eq. (main) with a comparison set
     at the correct distance, optimised exactly; see the module docstring), ``"pointwise"``
-    (:func:`garesearch.pointwise.epsilon_pointwise`) and ``"paper"`` (Eq. (main) as printed).
+    (:func:`garesearch.constructions.pointwise.epsilon_pointwise`) and ``"paper"`` (Eq. (main) as printed).
 
     Parameters
     ----------
@@ -493,7 +493,7 @@ def epsilon_for_attribute(
         only) only the loss.
     construction : {"optimal", "sound", "pointwise", "paper"}
         ``"paper"`` reproduces Eq. (main) with :math:`\hat X'_a = \{r < d(x,t) \le a\}` and
-        exponent ``a``, which is not sound in general (see :func:`garesearch.counterexamples.paper_counterexample`).
+        exponent ``a``, which is not sound in general (see :func:`garesearch.constructions.counterexamples.paper_counterexample`).
 
     Returns
     -------
@@ -511,9 +511,9 @@ def epsilon_for_attribute(
     See Also
     --------
     garesearch.optimal.epsilon_optimal : The default construction: the optimum over every epsilon-DP mechanism.
-    garesearch.pointwise.epsilon_pointwise : The pointwise bound (``construction="pointwise"``).
+    garesearch.constructions.pointwise.epsilon_pointwise : The pointwise bound (``construction="pointwise"``).
     garesearch.events.epsilon_for_goal : AND / OR goals over several attributes (Sec. 4.2, 4.3).
-    garesearch.calibration.calibrate : A noise scale under the worst, tail or average reading.
+    garesearch.releases.calibration.calibrate : A noise scale under the worst, tail or average reading.
 
     Examples
     --------
@@ -786,11 +786,11 @@ def _scan_t(prior, ts, r, delta, R, sides, construction):
 
 
 def __getattr__(name):
-    # the old home of garesearch.counterexamples.paper_counterexample, kept for one release
+    # the old home of garesearch.constructions.counterexamples.paper_counterexample, kept for one release
     if name == "paper_counterexample":
-        from ._paper_counterexample import paper_counterexample
+        from .constructions._paper_counterexample import paper_counterexample
 
-        warn_renamed("paper_counterexample", "garesearch.counterexamples.paper_counterexample",
+        warn_renamed("paper_counterexample", "garesearch.constructions.counterexamples.paper_counterexample",
                      "garesearch.attribute")
         return paper_counterexample
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

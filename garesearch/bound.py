@@ -721,7 +721,7 @@ def worst_case_epsilon(*, delta, q=1.0, a=1.0, dps: int | None = None):
     r"""Eq. (main)'s epsilon at the worst prior :math:`p^*` of :func:`worst_case_prior`.
 
     At ``q = 1``: :math:`2\ln\frac{1+\delta}{1-\delta}/a = 4\,\mathrm{artanh}(\delta)/a`
-    (:func:`garesearch.readings.epsilon_for_worst_case_advantage` is this at ``q = 1``, ``a = 1``).
+    (:func:`garesearch.releases.readings.epsilon_for_worst_case_advantage` is this at ``q = 1``, ``a = 1``).
 
     Examples
     --------

@@ -14,15 +14,15 @@ Three constructions answer "which epsilon?":
 
 - ``"optimal"`` (the default; beyond the paper): the largest epsilon at which *no*
   epsilon-DP mechanism moves the posterior of the goal by more than ``delta``
-  (:func:`garesearch.goal_optimal.epsilon_optimal`).  Exact for finite priors, one attribute,
+  (:func:`garesearch.optimal.goals.epsilon_optimal`).  Exact for finite priors, one attribute,
   the discrete metric and ``norm=1``; a certified bracket whose sound end is returned for
   continuous attributes under other norms.
 - ``"sound"``: the comparison sets of Theorem 1 and of the corrected Theorem 2
-  (:func:`garesearch.comparison_sets.comparison_set_epsilon`): sound, not optimal.
+  (:func:`garesearch.constructions.comparison_sets.comparison_set_epsilon`): sound, not optimal.
 - ``"paper"``: Theorems 1 and 2 as printed (not sound in general).
 
 The names below that describe goals and comparison sets are defined in
-:mod:`garesearch.goals`, :mod:`garesearch.comparison_sets` and :mod:`garesearch.or_lower`
+:mod:`garesearch.goals`, :mod:`garesearch.constructions.comparison_sets` and :mod:`garesearch.constructions.or_lower`
 and kept here for convenience.
 """
 
@@ -35,15 +35,15 @@ from typing import Any
 
 from ._plain import PlainFields
 from .attribute import epsilon_for_attribute
-from .comparison_sets import (
+from .constructions.comparison_sets import (
     GoalResult,
     comparison_set_epsilon,
     optimise_radii,
     or_blocks,
     theorem2_counterexample,
 )
+from .constructions.or_lower import or_lower_ratio
 from .errors import ParameterError
-from .goal_optimal import OptimalGoalResult, epsilon_optimal
 from .goals import (
     AllOf,
     AnyOf,
@@ -55,7 +55,7 @@ from .goals import (
     lp_ball_mass,
     or_probability,
 )
-from .or_lower import or_lower_ratio
+from .optimal.goals import OptimalGoalResult, epsilon_optimal
 from .priors import Prior
 
 __all__ = [
@@ -122,20 +122,20 @@ def epsilon_for_goal(
         True values, by attribute name or in order of appearance.  ``None``: the worst
         combination (finite priors for ``construction="sound"`` and ``"paper"``; with a
         continuous attribute the optimum screens every record,
-        :func:`~garesearch.goal_optimal.epsilon_optimal`).
+        :func:`~garesearch.optimal.goals.epsilon_optimal`).
     norm : float
         The records' distance is the :math:`\ell_{norm}` norm of the attribute distances;
         in [1, inf], default inf (Theorem 1).  The epsilon is per unit of that distance.
     a, method, radii
         Comparison radii, the OR construction and the radius search of the comparison sets
         (``construction="sound"`` or ``"paper"`` only; see
-        :func:`~garesearch.comparison_sets.comparison_set_epsilon`).  With
+        :func:`~garesearch.constructions.comparison_sets.comparison_set_epsilon`).  With
         ``construction="optimal"`` they are refused: the optimum has no comparison set.
     sides : {"both", "upper"}
         ``"both"`` bounds :math:`|\Pr_{post} - \Pr_{pre}|` (Def. 7); ``"upper"`` the gain only.
     construction : {"optimal", "sound", "paper"}
         ``"optimal"`` (default): the largest epsilon at which no epsilon-DP mechanism exceeds
-        ``delta`` (:func:`~garesearch.goal_optimal.epsilon_optimal`); ``"sound"``: the
+        ``delta`` (:func:`~garesearch.optimal.goals.epsilon_optimal`); ``"sound"``: the
         comparison sets of Theorems 1 and 2 (corrected); ``"paper"``: as printed (not sound
         in general).
     rtol, budget
@@ -143,8 +143,8 @@ def epsilon_for_goal(
         certified bracket, which sets the fixed work schedule: identical calls give identical
         results) and an optional wall-clock cap in seconds (default ``None``: none; when it
         runs out the bracket so far is returned, marked ``cut_short``, with a
-        :class:`~garesearch.goal_optimal.CutShortWarning`).  See
-        :func:`~garesearch.goal_optimal.epsilon_optimal`.
+        :class:`~garesearch.optimal.goals.CutShortWarning`).  See
+        :func:`~garesearch.optimal.goals.epsilon_optimal`.
 
     Returns
     -------
@@ -165,10 +165,10 @@ def epsilon_for_goal(
 
     See Also
     --------
-    garesearch.goal_optimal.epsilon_optimal : The default construction.
-    garesearch.comparison_sets.comparison_set_epsilon : Theorems 1 and 2's comparison sets (``construction="sound"``, ``"paper"``).
+    garesearch.optimal.goals.epsilon_optimal : The default construction.
+    garesearch.constructions.comparison_sets.comparison_set_epsilon : Theorems 1 and 2's comparison sets (``construction="sound"``, ``"paper"``).
     garesearch.attribute.epsilon_for_attribute : One attribute (Sec. 4.1).
-    garesearch.pleak.epsilon_for_pleak_goal : A goal read from PLEAK's files.
+    garesearch.app.pleak.epsilon_for_pleak_goal : A goal read from PLEAK's files.
 
     Examples
     --------

@@ -23,8 +23,8 @@ prior mass :func:`lp_ball_mass` integrates numerically (closed form for isotropi
 
 This module describes goals and their prior probabilities; the epsilon of a goal comes from
 :func:`garesearch.events.epsilon_for_goal` (the optimum over all mechanisms,
-:mod:`garesearch.goal_optimal`, or the comparison sets of Theorems 1 and 2,
-:mod:`garesearch.comparison_sets`).
+:mod:`garesearch.optimal.goals`, or the comparison sets of Theorems 1 and 2,
+:mod:`garesearch.constructions.comparison_sets`).
 """
 
 from __future__ import annotations

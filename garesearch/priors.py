@@ -112,14 +112,14 @@ class PiecewiseUniform(Prior):
 
     def _table(self):
         if not hasattr(self, "_panels"):
-            from .tilted import UniformPanels
+            from .enclosures.tilted import UniformPanels
 
             with np.errstate(divide="ignore"):
                 self._panels = UniformPanels(self.edges, np.log(self.weights))
         return self._panels
 
     def tilted_tail_bounds(self, k, x, side):
-        """Closed forms per uniform panel (:class:`~garesearch.tilted.UniformPanels`)."""
+        """Closed forms per uniform panel (:class:`~garesearch.enclosures.tilted.UniformPanels`)."""
         return self._table().tail(k, x, side)
 
     def _interval_bounds(self, k, lo, hi):
@@ -224,26 +224,26 @@ class Normal(Prior):
         return 3 * math.sqrt(2) * self.sigma
 
     def tilted_tail_bounds(self, k, x, side):
-        """The closed form (:func:`~garesearch.tilted.normal_log_tilted_tail`) widened by its
+        """The closed form (:func:`~garesearch.enclosures.tilted.normal_log_tilted_tail`) widened by its
         rounding-error bound."""
-        from .tilted import _normal_tail
+        from .enclosures.tilted import _normal_tail
 
         val, pad = _normal_tail(k, x, self.mu, self.sigma, side)
         return val - pad, val + pad
 
     def tail(self, side):
-        from .tails import Tail
+        from .enclosures.tails import Tail
 
         if side not in ("left", "right"):
             raise ParameterError(f"side must be 'left' or 'right'; got {side!r}")
         return Tail("light", math.inf, math.inf, "normal: hazard grows like |x| / sigma^2")
 
     #: the tilted masses of intervals come from differences of tilted tails
-    #: (:func:`garesearch.tilted.combine_tails`)
+    #: (:func:`garesearch.enclosures.tilted.combine_tails`)
     tails_only = True
 
     def _estimate_tail(self, k, x, side):
-        from .tilted import normal_log_tilted_tail
+        from .enclosures.tilted import normal_log_tilted_tail
 
         return normal_log_tilted_tail(k, x, self.mu, self.sigma, side)
 
@@ -258,7 +258,7 @@ class Normal(Prior):
     def _excess_table(self):
         """CDF panels of this normal (``log_ndtr``), for the excess form at small tilts."""
         if not hasattr(self, "_panels"):
-            from .tilted import CdfPanels
+            from .enclosures.tilted import CdfPanels
 
             sp = _special()
             mu, s = self.mu, self.sigma
@@ -387,13 +387,13 @@ class Categorical(Prior):
     def _table(self):
         self._require_numeric()
         if not hasattr(self, "_panels"):
-            from .tilted import AtomTable
+            from .enclosures.tilted import AtomTable
 
             self._panels = AtomTable(self.points, np.log(self.probs))
         return self._panels
 
     def tilted_tail_bounds(self, k, x, side):
-        """Exact sums over the atoms (:class:`~garesearch.tilted.AtomTable`), with their
+        """Exact sums over the atoms (:class:`~garesearch.enclosures.tilted.AtomTable`), with their
         rounding-error bounds."""
         return self._table().tail(k, x, side)
 

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from garesearch.errors import InfeasibleError, ParameterError
 
 #: seconds one public call may take before the fuzz suite calls it a hang (a guard against
-#: infinite loops on a shared, slow machine, not a performance target: see garesearch.bench)
+#: infinite loops on a shared, slow machine, not a performance target: see garesearch.app.bench)
 BUDGET = 20.0
 
 EDGE_FLOATS = [

@@ -16,10 +16,10 @@ import numpy as np
 import pytest
 
 import garesearch as ga
-from garesearch import cli
+from garesearch.app import cli
 from garesearch.events import Attribute, epsilon_for_goal
 from garesearch.priors import Categorical, Normal
-from garesearch.release import InsecureNoiseWarning, opendp_available
+from garesearch.releases.release import InsecureNoiseWarning, opendp_available
 
 SALARY = Normal(2000, 235.7)
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")

@@ -13,7 +13,7 @@ from scipy import integrate, stats
 from sweeps import sample
 
 import garesearch as ga
-from garesearch.counterexamples import paper_counterexample
+from garesearch.constructions.counterexamples import paper_counterexample
 from garesearch.errors import InfeasibleError, ParameterError
 from garesearch.priors import Categorical, Continuous, Normal, PiecewiseUniform, Uniform
 

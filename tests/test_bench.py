@@ -10,8 +10,8 @@ import json
 
 import pytest
 
-from garesearch import bench
 from garesearch.__main__ import COMMANDS
+from garesearch.app import bench
 
 KEYS = {
     "import_ratio",
@@ -109,4 +109,4 @@ def test_table_lists_every_target():
 
 
 def test_bench_is_a_command():
-    assert COMMANDS["bench"][0] == "garesearch.bench"
+    assert COMMANDS["bench"][0] == "garesearch.app.bench"

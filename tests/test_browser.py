@@ -31,7 +31,7 @@ from typing import ClassVar
 
 import pytest
 
-from garesearch import publish
+from garesearch.app import publish
 
 pytestmark = pytest.mark.browser
 

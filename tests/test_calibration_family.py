@@ -20,12 +20,12 @@ from scipy.integrate import quad
 from scipy.optimize import brentq
 from scipy.stats import norm
 
-import garesearch._release_accuracy as release_accuracy
-import garesearch.release as release
+import garesearch.releases._release_accuracy as release_accuracy
+import garesearch.releases.release as release
 from garesearch import InfeasibleError, ParameterError
-from garesearch.accounting import dp_accounting_available
-from garesearch.calibration import calibrate
 from garesearch.priors import Categorical
+from garesearch.releases.accounting import dp_accounting_available
+from garesearch.releases.calibration import calibrate
 
 needs_accounting = pytest.mark.skipif(not dp_accounting_available(), reason="needs Google's dp_accounting")
 

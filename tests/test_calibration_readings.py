@@ -16,11 +16,11 @@ import mpmath
 import pytest
 from scipy.stats import norm
 
-import garesearch.accounting
+import garesearch.releases.accounting
 from garesearch import InfeasibleError, ParameterError
-from garesearch.accounting import dp_accounting_available
-from garesearch.calibration import calibrate
 from garesearch.priors import Categorical, Normal
+from garesearch.releases.accounting import dp_accounting_available
+from garesearch.releases.calibration import calibrate
 
 COIN = Categorical({0: 0.5, 1: 0.5})
 
@@ -71,7 +71,7 @@ def test_laplace_oracle_against_one_and_two_releases():
 
 @pytest.mark.parametrize("eps, m, k", [(0.0, 1 / 30.7, 10), (0.5, 1.0, 6), (1.2, 3.0, 7), (0.05, 0.2, 3)])
 def test_exact_laplace_profile_against_the_oracle(eps, m, k):
-    prof = garesearch.accounting.privacy_profile("laplace", scale=1 / m, releases=k)
+    prof = garesearch.releases.accounting.privacy_profile("laplace", scale=1 / m, releases=k)
     ref = float(laplace_hockey_stick_mp(eps, m, k))
     assert prof.dp_delta(eps) == pytest.approx(ref, rel=1e-11, abs=1e-15)
     assert prof.dp_delta(eps) >= ref  # an upper bound
@@ -175,7 +175,7 @@ def no_accountant(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("the privacy profile was computed")
 
-    monkeypatch.setattr(garesearch.accounting, "privacy_profile", refuse)
+    monkeypatch.setattr(garesearch.releases.accounting, "privacy_profile", refuse)
 
 
 @pytest.mark.skipif(not dp_accounting_available(), reason="needs Google's dp_accounting")

@@ -23,8 +23,9 @@ import numpy as np
 import pytest
 import scipy.special
 
-from garesearch import attribute, bound, claims, counterexamples, derivations, paper, priors
+from garesearch import attribute, bound, claims, derivations, paper, priors
 from garesearch.claims import registry
+from garesearch.constructions import counterexamples
 from garesearch.errors import ParameterError
 from garesearch.paper import examples
 
@@ -528,7 +529,7 @@ def test_theorem2_printed_counterexample_recomputed():
 
 def test_report_renders_the_same_from_its_json(results, tmp_path):
     """claims.json holds everything the other formats show."""
-    from garesearch import claims_report
+    from garesearch.app import claims_report
 
     chosen = [results[i] for i in ("S1.rescale", "S4.1.normal_R", "S6.salary_p")]
     records = json.loads(claims.to_json(chosen))["claims"]
@@ -547,7 +548,7 @@ _DOCTESTED = (
     "garesearch.paper._claim", "garesearch.paper._proof", *(f"garesearch.paper.{s}" for s in paper.SECTION_NAMES),
     "garesearch.claims", "garesearch.claims.registry", "garesearch.claims.verify",
     "garesearch.claims.cli", "garesearch.claims.plots", "garesearch.derivations",
-    "garesearch.radius", "garesearch.lambertw", "garesearch.readme_numbers", "garesearch.claims_report",
+    "garesearch.radius", "garesearch.lambertw", "garesearch.app.readme_numbers", "garesearch.app.claims_report",
 )
 
 

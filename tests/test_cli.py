@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from scipy.special import erf
 
-from garesearch import cli
+from garesearch.app import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 COLOURS = "categorical:red=0.2,white=0.1,tabby=0.25,black=0.4,tortoise=0.05"

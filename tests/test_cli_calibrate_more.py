@@ -9,7 +9,7 @@ import math
 import pytest
 
 from garesearch.__main__ import main
-from garesearch.accounting import dp_accounting_available
+from garesearch.releases.accounting import dp_accounting_available
 
 needs_accounting = pytest.mark.skipif(not dp_accounting_available(), reason="needs Google's dp_accounting")
 

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from garesearch import __main__ as entry
-from garesearch import cli_calibrate
 from garesearch._optional import JUPYTER_STACK
+from garesearch.app import cli_calibrate
 
 ROOT = Path(__file__).resolve().parent.parent
 REST = re.compile(r"``|:(?:func|class|mod|meth|data|attr|math|ref|obj|exc):`")

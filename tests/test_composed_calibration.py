@@ -14,10 +14,14 @@ import mpmath
 import pytest
 from oracle_binary import gauss_binary_success_mp
 
-from garesearch.accounting import dp_accounting_available, gaussian_dp_delta, privacy_profile
-from garesearch.calibration import calibrate
 from garesearch.priors import Categorical
-from garesearch.reconstruction import binary_success_from_profile, reconstruction_advantage
+from garesearch.releases.accounting import (
+    dp_accounting_available,
+    gaussian_dp_delta,
+    privacy_profile,
+)
+from garesearch.releases.calibration import calibrate
+from garesearch.releases.reconstruction import binary_success_from_profile, reconstruction_advantage
 
 needs_accounting = pytest.mark.skipif(
     not dp_accounting_available(),

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from garesearch import bound, calibration, optimal, tail
+from garesearch import bound, optimal
 from garesearch._args import SIDES, check_sides
 from garesearch.errors import ParameterError
 from garesearch.priors import Normal
+from garesearch.releases import calibration, tail
 
 
 def test_check_sides():

@@ -1,4 +1,4 @@
-"""The declared curvature table of garesearch.curvature, checked against the densities themselves.
+"""The declared curvature table of garesearch.enclosures.curvature, checked against the densities themselves.
 
 Every family in the table is checked, for several shape values per parameter range (including
 values next to the boundaries between ranges, such as ``gamma(0.95)``, ``(1)`` and ``(1.05)``),
@@ -36,7 +36,7 @@ from mpmath import mpf
 from scipy import stats
 from sweeps import sample
 
-from garesearch.curvature import Curvature, declared_families, scipy_curvature
+from garesearch.enclosures.curvature import Curvature, declared_families, scipy_curvature
 from garesearch.errors import ParameterError
 
 INF = math.inf
@@ -580,6 +580,6 @@ def test_left_out_and_invalid():
 
 
 def test_import_stays_light():
-    code = "import sys, garesearch.curvature; print('scipy' in sys.modules, 'mpmath' in sys.modules)"
+    code = "import sys, garesearch.enclosures.curvature; print('scipy' in sys.modules, 'mpmath' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]

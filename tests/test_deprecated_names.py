@@ -8,9 +8,10 @@ import math
 import mpmath
 import pytest
 
-from garesearch import approx_dp, readings
+from garesearch import approx_dp
 from garesearch._args import renamed_keywords
 from garesearch.errors import ParameterError
+from garesearch.releases import readings
 
 
 def _b1(eps, d, chi, p, q):  # App. B.1, typed from the paper at 50 digits

@@ -619,7 +619,7 @@ def test_ratio_identity_and_mgf_closed_form_against_nested_quadrature():
 def test_truncated_normal_mgf_code_path_deep_in_the_tail():
     """pointwise.log_tilted_interval (the code that uses the closed form) against mpmath at 40 digits,
     including a window 30 sigma out where the plain difference of CDFs underflows."""
-    from garesearch.pointwise import log_tilted_interval
+    from garesearch.constructions.pointwise import log_tilted_interval
 
     prior = Normal(1.0, 2.0)
     with mpmath.workdps(40):
@@ -647,7 +647,7 @@ def test_pointwise_dominates_eq_main_example():
     eps_pw = optimize.brentq(lambda e: _J_nested(stats.norm.pdf, -r, r, e) - target, 0.5, 3, xtol=1e-10)
     assert eps_pw == pytest.approx(said["pointwise eps"], rel=1e-7)
     assert eps_pw > eps_main
-    from garesearch.pointwise import epsilon_pointwise
+    from garesearch.constructions.pointwise import epsilon_pointwise
 
     res = epsilon_pointwise(Normal(0, 1), r=r, delta=delta, t=0.0, sides="upper")
     assert res.epsilon == pytest.approx(eps_pw, rel=1e-7)
@@ -660,7 +660,7 @@ def test_pointwise_dominates_eq_main_example():
 def test_pointwise_tight_atom_by_monte_carlo_and_package():
     """Atom at t: the Laplace posterior at outputs near y = t approaches 1/(1+J), and the
     package's pointwise epsilon makes that posterior exactly p + delta."""
-    from garesearch.pointwise import epsilon_pointwise
+    from garesearch.constructions.pointwise import epsilon_pointwise
 
     xs, ws, t, eps = np.array([-0.8, 0.3, 2.7]), np.array([0.5, 0.2, 0.3]), 0.3, 0.7
     J = sum(w * math.exp(-eps * abs(x - t)) for x, w in zip(xs, ws, strict=True) if x != t) / 0.2

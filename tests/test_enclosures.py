@@ -1,4 +1,4 @@
-"""Certified tilted masses and kernel margins (garesearch.tilted, garesearch._kernels), checked
+"""Certified tilted masses and kernel margins (garesearch.enclosures.tilted, garesearch.optimal._kernels), checked
 against references computed here: mpmath closed forms and quadrature of the priors' densities at
 30+ digits, exact sums, and dense scans.
 
@@ -19,10 +19,10 @@ import scipy.special
 import scipy.stats as st
 from sweeps import FULL, sample
 
-from garesearch._kernels import Margins, _interval_bound
+from garesearch.constructions.pointwise import epsilon_pointwise
 from garesearch.errors import UndeclaredTailWarning
 from garesearch.optimal import epsilon_optimal, posterior_extremes
-from garesearch.pointwise import epsilon_pointwise
+from garesearch.optimal._kernels import Margins, _interval_bound
 from garesearch.priors import Categorical, Continuous, Normal, PiecewiseUniform, Uniform
 
 
@@ -409,7 +409,7 @@ def test_bracket_of_the_salary_is_tight_and_its_witness_crosses():
 
 def test_ties_go_to_the_larger_true_value():
     """A symmetric prior has two equally bad true values (mirror images); the stated rule
-    (garesearch.optimal.tie_break) reports the larger one, for the optimum and the pointwise
+    (garesearch.optimal.attribute.tie_break) reports the larger one, for the optimum and the pointwise
     bound, on a density and on a finite prior (the finite prior under sides='both'; the full
     run adds sides='upper')."""
     res = epsilon_optimal(Normal(2000, 235.7), r=100, delta=0.1)

@@ -1,4 +1,4 @@
-"""The erratum (garesearch.erratum) generated from the claims registry: one entry per WRONG or
+"""The erratum (garesearch.app.erratum) generated from the claims registry: one entry per WRONG or
 TYPO claim, valid LaTeX (balanced braces and environments, no unescaped special character
 outside math), the same entries in Markdown, and the PDF where a TeX engine is installed."""
 
@@ -10,7 +10,8 @@ import shutil
 
 import pytest
 
-from garesearch import claims, erratum
+from garesearch import claims
+from garesearch.app import erratum
 
 # the claims' cached computations are shared by these modules: one worker runs them all
 pytestmark = pytest.mark.xdist_group("claims")
@@ -123,7 +124,8 @@ def test_markdown_has_the_same_entries(results):
 
 
 def test_every_section_module_has_a_notebook():
-    from garesearch import paper, readme_numbers
+    from garesearch import paper
+    from garesearch.app import readme_numbers
 
     assert set(erratum.NOTEBOOKS) == set(paper.SECTION_NAMES)
     assert set(erratum.NOTEBOOKS.values()) <= set(readme_numbers.notebook_names())

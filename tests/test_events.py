@@ -282,8 +282,8 @@ def test_or_lower_side_with_a_ball_is_refused():
 def test_or_lower_side_sound_for_exact_posteriors():
     """The pointwise lower side of an OR event against exact posteriors of l_1-DP mechanisms
     (independent Laplace per coordinate, and 1-d releases of 1-Lipschitz functions)."""
+    from garesearch.constructions.or_lower import or_lower_epsilon as _or_lower_pointwise
     from garesearch.goals import attributes_of as _attributes
-    from garesearch.or_lower import or_lower_epsilon as _or_lower_pointwise
 
     px, py = _grid_prior(3.0, 15), _grid_prior(5.0, 15)
     x = Attribute(Categorical(px), r=1, name="x")
@@ -318,8 +318,8 @@ def test_or_lower_side_sound_for_exact_posteriors():
 
 def test_or_lower_ratio_against_direct_integration():
     """I(eps) = int_C dF / K_1 with K_1 integrated on a fine grid (no closed forms)."""
+    from garesearch.constructions.or_lower import or_lower_ratio
     from garesearch.goals import attributes_of as _attributes
-    from garesearch.or_lower import or_lower_ratio
 
     x = Attribute(Normal(0, 1), r=0.5, name="x")
     y = Attribute(Uniform(-3, 5), r=1.0, name="y")
@@ -650,8 +650,8 @@ def test_or_lower_side_grid_fits_in_memory(monkeypatch):
     """Three continuous attributes used to need a (504, 480, 504) grid. The grid is now
     bounded; fewer panels per attribute leave the lower-side ratio unchanged to 1e-8 on a
     two-attribute goal (full grid vs a budget that forces fewer panels)."""
+    import garesearch.constructions.or_lower as orl
     import garesearch.events as ev
-    import garesearch.or_lower as orl
 
     x = ev.Attribute(Normal(0, 1), r=0.3, name="x")
     y = ev.Attribute(Uniform(0, 4), r=0.3, name="y")

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from sweeps import sample
 
+from garesearch.constructions.pointwise import epsilon_pointwise
 from garesearch.errors import InfeasibleError, ParameterError
 from garesearch.exact import (
     bayes_attacker_success,
@@ -24,7 +25,6 @@ from garesearch.exact import (
     soundness_search,
 )
 from garesearch.mechanisms import Gaussian, GenCauchy, Laplace, RandomizedResponse
-from garesearch.pointwise import epsilon_pointwise
 from garesearch.priors import Categorical, Normal, PiecewiseUniform, Uniform
 
 COLOURS = {"red": 0.2, "white": 0.1, "tabby": 0.25, "black": 0.4, "tortoise": 0.05}

@@ -23,7 +23,7 @@ import pytest
 from garesearch.exact import posterior
 from garesearch.mechanisms import Gaussian, GenCauchy, Laplace
 from garesearch.priors import PiecewiseUniform, Uniform
-from garesearch.tail import advantage_tail
+from garesearch.releases.tail import advantage_tail
 
 DPS = 50  # every mpmath computation below runs at 50 digits (workdps)
 
@@ -154,7 +154,7 @@ def test_tail_uniform_gaussian_at_worst_value_matches_mpmath():
 
 @pytest.mark.slow  # about 3 minutes: a global search over t at every scale the solver tries
 def test_calibrate_tail_uniform_gaussian_is_safe_and_tight():
-    from garesearch.calibration import calibrate
+    from garesearch.releases.calibration import calibrate
 
     with warnings.catch_warnings():
         warnings.simplefilter("error")

@@ -15,7 +15,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.patches import FancyArrowPatch
 from matplotlib.path import Path as MplPath
 
-from garesearch import figures
+from garesearch.app import figures
 from garesearch.errors import ParameterError
 
 # Copied by hand from the paper's label files (\begin{picture}(W,H)(x0,y0) and \put(x,y)); the

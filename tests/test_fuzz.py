@@ -42,20 +42,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import garesearch as ga
-from garesearch import (
-    _pleak_format,
-    approx_dp,
-    bound,
-    cli,
-    composition,
-    noise,
-    pleak,
-    priors,
-    readings,
-    release,
-)
+from garesearch import approx_dp, bound, composition, noise, priors
 from garesearch._evaluate import as_float_array, as_mpf, to_fraction
-from garesearch.release import InsecureNoiseWarning
+from garesearch.app import _pleak_format, cli, pleak
+from garesearch.releases import readings, release
+from garesearch.releases.release import InsecureNoiseWarning
 
 sides_values = st.sampled_from([None, "both", "upper", "lower", "sideways", 3, ["upper"]])
 
@@ -342,7 +333,7 @@ def test_release_helpers(true_value, n):
 # --- widgets' numbers -------------------------------------------------------------------------
 @given(delta=values, p=values, q=st.one_of(st.none(), values), a=values)
 def test_epsilon_state(delta, p, q, a):
-    state, err = call(ga.widgets.epsilon_state, delta=delta, p=p, q=q, a=a)
+    state, err = call(ga.app.widgets.epsilon_state, delta=delta, p=p, q=q, a=a)
     assert err is None  # the state reports problems in its message
     assert state["epsilon"] is None or state["epsilon"] > 0
 

@@ -17,18 +17,18 @@ from scipy import integrate, stats
 
 import garesearch as ga
 from garesearch import InfeasibleError, ParameterError
-from garesearch.accounting import (
+from garesearch.additive import resolve
+from garesearch.priors import Categorical, Normal, Uniform
+from garesearch.releases.accounting import (
     dp_accounting_available,
     gaussian_dp_delta,
     gaussian_tradeoff,
     laplace_tradeoff,
     privacy_profile,
 )
-from garesearch.additive import resolve
-from garesearch.calibration import calibrate
-from garesearch.priors import Categorical, Normal, Uniform
-from garesearch.reconstruction import baseline_success, reconstruction_advantage
-from garesearch.tail import advantage_tail
+from garesearch.releases.calibration import calibrate
+from garesearch.releases.reconstruction import baseline_success, reconstruction_advantage
+from garesearch.releases.tail import advantage_tail
 
 needs_accounting = pytest.mark.skipif(
     not dp_accounting_available(),
@@ -68,7 +68,7 @@ def test_binary_gaussian_success_against_mpmath(w1, sigma):
 
 @pytest.mark.parametrize("w1, sigma", [(0.2, 0.6), (0.5, 2.0)])
 def test_binary_success_from_the_tradeoff_curve_equals_the_threshold(w1, sigma):
-    from garesearch.reconstruction import binary_success_from_tradeoff
+    from garesearch.releases.reconstruction import binary_success_from_tradeoff
 
     f = lambda a: gaussian_tradeoff(a, mu=1 / sigma)  # noqa: E731
     assert binary_success_from_tradeoff(f, w1) == pytest.approx(_bayes_binary_mp(w1, sigma), abs=1e-9)
@@ -213,7 +213,7 @@ def test_tail_normal_gaussian_against_monte_carlo_and_generic_path(t):
     mc = _tail_mc(prior, ga.Gaussian(), math.sqrt(2) / s, 0.5, 0.1, t, n, 1, s)
     assert abs(res.beta - mc) <= 4 * math.sqrt(max(mc * (1 - mc), 1e-4) / n)
     # the closed form agrees with the generic root-finding path through garesearch.exact.posterior
-    from garesearch import tail
+    from garesearch.releases import tail
 
     up, low, *_ = tail._unimodal_beta(prior, resolve("gaussian"), s, 0.5, 0.1, t, "both")
     assert res.beta == pytest.approx(up + low, abs=1e-11)

@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 
 from garesearch import ParameterError
-from garesearch.calibration import calibrate
 from garesearch.priors import Categorical
-from garesearch.release import (
+from garesearch.releases.calibration import calibrate
+from garesearch.releases.release import (
     GaussianRelease,
     InsecureNoiseWarning,
     gaussian_noise,

@@ -1,4 +1,4 @@
-"""Tests of the cell relaxation of the worst posterior (garesearch._goal_cells; beyond the paper).
+"""Tests of the cell relaxation of the worst posterior (garesearch.optimal._goal_cells; beyond the paper).
 
 Routes written here, independent of the module:
 
@@ -31,9 +31,9 @@ from scipy.special import ndtr
 from scipy.stats import truncnorm
 from sweeps import sample
 
-from garesearch._goal_cells import CellGrid
-from garesearch._goal_model import build_model
 from garesearch.events import Attribute
+from garesearch.optimal._goal_cells import CellGrid
+from garesearch.optimal._goal_model import build_model
 from garesearch.priors import Normal
 
 MU = (0.0, 0.5)

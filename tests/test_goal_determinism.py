@@ -1,4 +1,4 @@
-"""The optimal epsilon of a goal is reproducible (garesearch.goal_optimal; beyond the paper).
+"""The optimal epsilon of a goal is reproducible (garesearch.optimal.goals; beyond the paper).
 
 Every result depends on the call's arguments only (and the versions of numpy, scipy and
 HiGHS): the solvers refine by a fixed work schedule, never by the clock.  Checked here:
@@ -32,7 +32,7 @@ from sweeps import sample
 
 from garesearch.errors import InfeasibleError, ParameterError
 from garesearch.events import Attribute, epsilon_for_goal
-from garesearch.goal_optimal import CutShortWarning, epsilon_optimal
+from garesearch.optimal.goals import CutShortWarning, epsilon_optimal
 from garesearch.priors import Categorical, Normal, Uniform
 
 DELTA = 0.1
@@ -52,7 +52,7 @@ def finite_or():
 
 
 def normals(kind, **kw):
-    """The benchmark's attributes (garesearch.bench.goal_brackets), the cell relaxation."""
+    """The benchmark's attributes (garesearch.app.bench.goal_brackets), the cell relaxation."""
     a = Attribute(Normal(0.0, 1.0), r=0.6, name="a")
     b = Attribute(Normal(0.5, 1.3), r=0.4, name="b")
     return (a | b if kind == "or" else a & b), {"t": [1.0, -1.0], **kw}
@@ -140,7 +140,7 @@ def test_two_fresh_processes_agree_at_the_default_precision():
     """The benchmark's OR and AND at the default precision (about 9 + 4 s each run)."""
     script = """
 import json
-from garesearch.bench import goal_brackets
+from garesearch.app.bench import goal_brackets
 res = goal_brackets()
 print(json.dumps({k: (float(v).hex() if isinstance(v, float) and not k.endswith("_s") else None)
                   for k, v in res.items()}))

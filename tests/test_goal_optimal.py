@@ -1,4 +1,4 @@
-"""Tests of the optimal epsilon of a goal (garesearch.goal_optimal; beyond the paper).
+"""Tests of the optimal epsilon of a goal (garesearch.optimal.goals; beyond the paper).
 
 Oracles written here, independent of the module: an all-pairs Charnes-Cooper LP (HiGHS) over
 the product support, brute force over the vertices of that LP on tiny supports (spanning
@@ -22,7 +22,7 @@ from sweeps import sample
 
 from garesearch.errors import InfeasibleError, ParameterError
 from garesearch.events import Attribute, Coordinates
-from garesearch.goal_optimal import epsilon_optimal, worst_posterior
+from garesearch.optimal.goals import epsilon_optimal, worst_posterior
 from garesearch.priors import Categorical, Normal
 
 DELTA = 0.1
@@ -471,8 +471,8 @@ def test_cell_relaxation_brackets_the_one_attribute_optimum(eps):
     from scipy.integrate import quad
     from scipy.optimize import minimize_scalar
 
-    from garesearch._goal_cells import CellGrid
-    from garesearch._goal_model import build_model
+    from garesearch.optimal._goal_cells import CellGrid
+    from garesearch.optimal._goal_model import build_model
 
     a = Attribute(Normal(0, 1), r=0.6, name="a")
     b = Attribute(Normal(0.5, 1.3), r=7.8, name="b")
@@ -654,7 +654,7 @@ def test_grid_sides_refine_the_side_whose_sound_end_is_lower(monkeypatch):
     # the scheduler alone: the epsilon's sound end is the lower of the two sides', so each grid
     # goes to that side; a side stops at the other's sound end (capped) and, when it has no
     # grid left, retries the other's sound end once
-    from garesearch import _goal_grid
+    from garesearch.optimal import _goal_grid
 
     monkeypatch.setattr(_goal_grid, "GridSide", _ScriptedSide)
     targets = {"upper": (0.5, True), "lower": (0.3, False)}
@@ -747,7 +747,7 @@ def test_certified_bound_is_on_the_right_side_of_the_exact_optimum(seed, upper):
     (some entries negative) still gives a valid, if looser, bound."""
     from fractions import Fraction as F
 
-    from garesearch._certify import certified_bound, dual_bound, solve_lp
+    from garesearch.optimal._certify import certified_bound, dual_bound, solve_lp
 
     obj, A, a, u = _charnes_cooper(np.random.default_rng(seed))
     As = sp.csr_matrix(A)
@@ -770,7 +770,7 @@ def test_dropping_the_rounding_error_term_fails_an_adversarial_case():
     rounding's alone)."""
     from fractions import Fraction as F
 
-    from garesearch._certify import dual_bound
+    from garesearch.optimal._certify import dual_bound
 
     K = ["0x1.b825c3db87ca7p+1", "0x1.30d78218a7d44p+23", "0x1.704b0847588f5p+44",
          "0x1.472509a851d0ep+16", "0x1.e150ebb73ea94p+8", "0x1.5cc587403482fp+43"]

@@ -1,6 +1,6 @@
 """The worst true record of goals with continuous attributes (``t=None``): the screen by the
 product of one-attribute bounds over the product of the parts' supports, the full solver at
-the worst record, the far-tail limits and the tie rule (garesearch._goal_worst).
+the worst record, the far-tail limits and the tie rule (garesearch.optimal._goal_worst).
 
 The values the tests compare with are computed here, independently of the package: the
 Laplace and inverted kernels' posteriors against a standard normal prior in closed form
@@ -21,11 +21,11 @@ import pytest
 from scipy.optimize import brentq
 from scipy.special import ndtr
 
-from garesearch import _goal_worst as gw
-from garesearch._goal_model import build_model
 from garesearch.errors import ParameterError
 from garesearch.events import Attribute, Coordinates, epsilon_for_goal
-from garesearch.goal_optimal import CutShortWarning, epsilon_optimal
+from garesearch.optimal import _goal_worst as gw
+from garesearch.optimal._goal_model import build_model
+from garesearch.optimal.goals import CutShortWarning, epsilon_optimal
 from garesearch.priors import Categorical, Continuous, Normal, Uniform
 
 DELTA = 0.1

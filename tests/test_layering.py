@@ -25,12 +25,12 @@ PACKAGE = Path(__file__).resolve().parents[1] / "garesearch"
 #: modules about the paper, which may import garesearch.paper: the paper itself, its claims and
 #: derivations, and the erratum generated from the claims
 ABOUT_THE_PAPER = ("garesearch.paper", "garesearch.claims", "garesearch.derivations",
-                   "garesearch.erratum")
+                   "garesearch.app.erratum")
 
 #: modules that once formed a circle through a lazy import (a helper of the comparison sets in
 #: ``attribute``, and ``attribute`` giving a counterexample by its old name): no cycle through
 #: any import may include them again
-NO_CYCLE_AT_ALL = {"garesearch.attribute", "garesearch.comparison_sets", "garesearch.counterexamples"}
+NO_CYCLE_AT_ALL = {"garesearch.attribute", "garesearch.constructions.comparison_sets", "garesearch.constructions.counterexamples"}
 
 
 def _module_name(path: Path) -> str:
@@ -176,7 +176,7 @@ def test_the_graph_reads_relative_and_absolute_imports(graphs):
     # "from ..paper._claim import ...": paper._claim and the package that holds it
     assert {"garesearch.paper._claim", "garesearch.paper"} <= top["garesearch.claims"]
     # function level only: "from .release import noise_accuracy" inside a method
-    assert "garesearch.release" in every["garesearch.calibration"] - top["garesearch.calibration"]
+    assert "garesearch.releases.release" in every["garesearch.releases.calibration"] - top["garesearch.releases.calibration"]
 
 
 def test_no_import_cycle_at_module_level(graphs):
@@ -196,8 +196,35 @@ def test_the_library_does_not_import_the_paper(graphs):
     # about the paper (its claims, derivations and erratum) import garesearch.paper
     _, every = graphs
     assert paper_importers(every) == {}
-    for name in ("release", "widgets", "bench", "readme_numbers", "demo"):
-        assert "garesearch.datasets" in every[f"garesearch.{name}"], name
+    for name in ("garesearch.releases.release", "garesearch.app.widgets", "garesearch.app.bench", "garesearch.app.readme_numbers", "garesearch.app.demo"):
+        assert "garesearch.datasets" in every[name], name
+
+
+#: the interfaces (the command line, the main job, PLEAK's files, widgets, figures)
+APP = "garesearch.app"
+
+
+def _inside(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+def test_the_library_does_not_import_the_interfaces_at_module_level(graphs):
+    # the core at the top level and the families below it run without garesearch.app; only
+    # the entry point (__main__) and the modules about the paper, whose commands use its
+    # parsers and report writers, import it when they are imported
+    top, _ = graphs
+    library = [m for m in top if not _inside(m, APP) and m != "garesearch.__main__"
+               and not any(_inside(m, p) for p in ABOUT_THE_PAPER)]
+    assert {m: sorted(t for t in top[m] if _inside(t, APP)) for m in library
+            if any(_inside(t, APP) for t in top[m])} == {}
+
+
+def test_the_family_packages_import_nothing_when_imported(graphs):
+    # their __init__ loads its names on first use: importing one module of a family runs no
+    # other module of it
+    top, _ = graphs
+    for family in ("constructions", "optimal", "exact", "enclosures", "releases", "app"):
+        assert top[f"garesearch.{family}"] == set(), family
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""The least-noise mechanism (garesearch.least_noise) against values found another way: a
+"""The least-noise mechanism (garesearch.optimal.least_noise) against values found another way: a
 hand-derived optimum, an exact vertex enumeration in fractions, posteriors and DP ratios
 recomputed here from the matrix, the constant mechanisms, and the Laplace mechanism's cell
 masses and expected noise in mpmath and by quadrature."""
@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 from scipy import integrate
 
-from garesearch import least_noise as ln
 from garesearch.errors import InfeasibleError, ParameterError
+from garesearch.optimal import least_noise as ln
 from garesearch.priors import Categorical, Normal
 
 

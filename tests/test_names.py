@@ -18,10 +18,13 @@ import numpy as np
 import pytest
 
 import garesearch as ga
-from garesearch import counterexamples, goal_optimal, goals, lambertw, noise, pleak
+from garesearch import goals, lambertw, noise
 from garesearch._backend import MPMATH, NUMPY
+from garesearch.app import pleak
+from garesearch.constructions import counterexamples
 from garesearch.errors import ParameterError
 from garesearch.goals import Attribute
+from garesearch.optimal import goals as goal_optimal
 from garesearch.priors import Categorical, Uniform
 
 COIN = Attribute(Categorical({"heads": 0.5, "tails": 0.5}), r=0, name="coin")
@@ -126,7 +129,7 @@ def test_pleak_goal_result_old_name():
         old = pleak.GoalResult
     assert old is pleak.PleakGoalResult
     with pytest.warns(DeprecationWarning, match="use PleakGoalResult"):
-        from garesearch.pleak import GoalResult  # noqa: F401
+        from garesearch.app.pleak import GoalResult  # noqa: F401
     res = pleak.epsilon_for_pleak_goal(pleak.parse_attacker("t.a setPrior ('x', 0.5) ('y', 0.5);"),
                                        pleak.parse_goal("t.a exact"), delta=0.1)
     assert type(res) is pleak.PleakGoalResult and res.epsilon == pytest.approx(math.log(1.5), rel=1e-12)
@@ -178,7 +181,7 @@ def test_worst_posterior_takes_one_side_of_the_common_values():
 def test_attribute_paper_counterexample_old_home():
     from garesearch import attribute
 
-    with pytest.warns(DeprecationWarning, match=r"use garesearch\.counterexamples\.paper_counterexample"):
+    with pytest.warns(DeprecationWarning, match=r"use garesearch\.constructions\.counterexamples\.paper_counterexample"):
         old = attribute.paper_counterexample
     assert old is counterexamples.paper_counterexample
     res = old()

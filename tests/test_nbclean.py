@@ -1,4 +1,4 @@
-"""The git clean filter for notebooks (garesearch.nbclean): a notebook as JupyterLab saves it
+"""The git clean filter for notebooks (garesearch.app.nbclean): a notebook as JupyterLab saves it
 (outputs, execution counts, editor metadata) comes out byte-identical to the stored file."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from garesearch.app.nbclean import clean, main
 from garesearch.errors import ParameterError
-from garesearch.nbclean import clean, main
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
@@ -78,7 +78,7 @@ def test_main_reports_a_bad_file_on_one_line(tmp_path, capsys):
     bad.write_text("{", encoding="utf-8")
     assert main([str(bad)]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("garesearch.nbclean: ") and err.count("\n") == 1
+    assert err.startswith("garesearch.app.nbclean: ") and err.count("\n") == 1
 
 
 def test_main_rewrites_files_in_place(tmp_path):
@@ -97,7 +97,7 @@ def _env():
 
 def test_the_filter_command_cleans_stdin():
     path = ROOT / "notebooks" / "12_teaching_widgets.ipynb"  # non-ASCII text (δ, ε, X̂)
-    run = subprocess.run([sys.executable, "-m", "garesearch.nbclean"],
+    run = subprocess.run([sys.executable, "-m", "garesearch.app.nbclean"],
                          input=as_saved_by_jupyterlab(path).encode("utf-8"),
                          capture_output=True, env=_env(), timeout=60, check=False)
     assert run.returncode == 0, run.stderr
@@ -115,7 +115,7 @@ def test_git_stores_what_the_filter_gives(tmp_path):
                               timeout=60, check=True).stdout
 
     git("init", "-q")
-    git("config", "filter.nbstrip.clean", f'"{sys.executable}" -m garesearch.nbclean')
+    git("config", "filter.nbstrip.clean", f'"{sys.executable}" -m garesearch.app.nbclean')
     git("config", "filter.nbstrip.smudge", "cat")
     git("config", "filter.nbstrip.required", "true")
     shutil.copyfile(ROOT / ".gitattributes", tmp_path / ".gitattributes")

@@ -1,6 +1,6 @@
 """Every notebook in notebooks/ is stored clean, listed in the index, and runs top to bottom
 on a fresh kernel (the notebooks are found when the tests are collected).  The one-minute
-target per notebook is measured by the benchmark (``notebook_max_s`` in garesearch/bench.py)."""
+target per notebook is measured by the benchmark (``notebook_max_s`` in garesearch/app/bench.py)."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def test_listed_in_the_index(path):
 @pytest.mark.notebooks
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
 def test_notebook_executes(path, monkeypatch):
-    from garesearch.reproduce import notebook_client
+    from garesearch.app.reproduce import notebook_client
 
     # the kernel imports this checkout's garesearch, installed or not
     extra = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]

@@ -311,7 +311,7 @@ def test_lower_margin_curvature_is_bounded(t, r, eps):
     """The lower side's margin -log(A / O) of the inverted kernel, computed here in closed form,
     has second differences in the centre c at most the bound the branch and bound uses on each
     interval (``eps^2 sech^2 z``; 0 where the ball reaches an end: the margin is concave)."""
-    from garesearch._kernels import Margins, _curvature
+    from garesearch.optimal._kernels import Margins, _curvature
 
     edges, weights = [0.0, 0.3, 1.0], [0.8, 0.2]
     prior = (edges, weights)

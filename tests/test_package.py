@@ -104,7 +104,7 @@ def test_citation_names_the_paper():
 
 
 def test_notebooks_and_examples_are_shipped(tmp_path):
-    from garesearch import publish
+    from garesearch.app import publish
 
     written = publish.copy_notebooks(tmp_path)
     names = {p.relative_to(tmp_path).as_posix() for p in written}

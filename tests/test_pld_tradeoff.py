@@ -17,17 +17,17 @@ import numpy as np
 import pytest
 
 from garesearch import InfeasibleError, ParameterError
-from garesearch.accounting import (
+from garesearch.priors import Categorical, Normal
+from garesearch.releases.accounting import (
     Composition,
     dp_accounting_available,
     privacy_profile,
     scale_factor_for,
     tradeoff_from_pld,
 )
-from garesearch.priors import Categorical, Normal
-from garesearch.reconstruction import prior_free_bound, reconstruction_advantage
-from garesearch.subsampled import subsampled_reading
-from garesearch.tail import advantage_tail
+from garesearch.releases.reconstruction import prior_free_bound, reconstruction_advantage
+from garesearch.releases.subsampled import subsampled_reading
+from garesearch.releases.tail import advantage_tail
 
 needs_accounting = pytest.mark.skipif(
     not dp_accounting_available(),
@@ -184,7 +184,7 @@ def test_reconstruction_of_a_binary_secret_under_two_laplace_releases():
 def test_prior_free_bound_of_composed_laplace_is_exact_from_the_pld():
     import riskcal  # in the test extra: a missing riskcal fails, never skips
 
-    from garesearch.accounting import _pld
+    from garesearch.releases.accounting import _pld
 
     prior = Categorical({0: 0.7, 1: 0.3})
     bound = prior_free_bound(prior, "laplace", scale=5.0, r=0, releases=3)

@@ -14,8 +14,7 @@ import pytest
 from scipy.special import erf
 
 from garesearch import bound
-from garesearch.errors import ParameterError
-from garesearch.pleak import (
+from garesearch.app.pleak import (
     And,
     Or,
     PleakFormatError,
@@ -29,6 +28,7 @@ from garesearch.pleak import (
     read_attacker,
     read_goal,
 )
+from garesearch.errors import ParameterError
 from garesearch.priors import Categorical, Normal, PiecewiseUniform, Uniform
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "pleak"

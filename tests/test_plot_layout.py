@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from garesearch import claims
-from garesearch.plotting import WIDE, style
+from garesearch.app.plotting import WIDE, style
 
 
 @pytest.mark.parametrize("name", ["salary", "ships"])

@@ -10,7 +10,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import pytest
 
-from garesearch import plotting
+from garesearch.app import plotting
 
 
 def _visible_tick_boxes(fig, axis):

@@ -13,7 +13,7 @@ from scipy import integrate, stats
 from sweeps import sample
 
 import garesearch as ga
-from garesearch.pointwise import epsilon_pointwise, pointwise_ratios
+from garesearch.constructions.pointwise import epsilon_pointwise, pointwise_ratios
 from garesearch.priors import Categorical, Continuous, Normal, PiecewiseUniform, Uniform
 
 

@@ -1,4 +1,4 @@
-"""The readings of :func:`garesearch.calibration.calibrate` are objects in a registry: the registry
+"""The readings of :func:`garesearch.releases.calibration.calibrate` are objects in a registry: the registry
 lists exactly what calibrate, its docstring and the command line accept, a reading registered
 here is calibrated by the shared search (its scale checked against a closed form), and the
 registry refuses what it cannot use."""
@@ -11,7 +11,10 @@ import re
 import pytest
 from scipy.stats import norm
 
-from garesearch.calibration import (
+from garesearch.app.cli_calibrate import build_parser
+from garesearch.errors import ParameterError
+from garesearch.priors import Categorical
+from garesearch.releases.calibration import (
     READINGS,
     Found,
     Search,
@@ -20,9 +23,6 @@ from garesearch.calibration import (
     register_reading,
     unregister_reading,
 )
-from garesearch.cli_calibrate import build_parser
-from garesearch.errors import ParameterError
-from garesearch.priors import Categorical
 
 BINARY = Categorical({0: 0.5, 1: 0.5})
 THREE = Categorical({0: 0.2, 1: 0.3, 3: 0.5})  # the two furthest values are 3 apart

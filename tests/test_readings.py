@@ -12,7 +12,7 @@ from scipy.stats import laplace
 
 from garesearch import bound
 from garesearch.errors import InfeasibleError, ParameterError
-from garesearch.readings import (
+from garesearch.releases.readings import (
     epsilon_for_worst_case_advantage,
     kazan_reiter_epsilon,
     kazan_reiter_ratio,
@@ -137,7 +137,7 @@ def test_lee_clifton_high_precision_any_m(m):
     Reference: (1/a) ln((m-1) rho / (1 - rho)), typed from Lee and Clifton, at 40 digits."""
     import mpmath
 
-    from garesearch import readings
+    from garesearch.releases import readings
 
     with mpmath.workdps(40):
         ref = mpmath.log((mpmath.mpf(m) - 1) * mpmath.mpf("0.6") / mpmath.mpf("0.4")) / 2

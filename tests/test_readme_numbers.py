@@ -1,4 +1,4 @@
-"""README.md's numbers are the computed ones (garesearch.readme_numbers): the side-by-side table
+"""README.md's numbers are the computed ones (garesearch.app.readme_numbers): the side-by-side table
 of epsilons with the paragraph after it, the claims summary line and the counts, with the
 rounding README displays; and README lists exactly the notebooks there are."""
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from garesearch import readme_numbers
+from garesearch.app import readme_numbers
 
 # the claims' cached computations are shared by these modules: one worker runs them all
 pytestmark = pytest.mark.xdist_group("claims")

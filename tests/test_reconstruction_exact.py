@@ -33,7 +33,11 @@ from scipy.special import ndtr, ndtri
 from garesearch import calibrate
 from garesearch.additive import resolve
 from garesearch.priors import Categorical
-from garesearch.reconstruction import _finite_continuous, _finite_envelope, reconstruction_advantage
+from garesearch.releases.reconstruction import (
+    _finite_continuous,
+    _finite_envelope,
+    reconstruction_advantage,
+)
 
 REL = 1e-12
 

@@ -27,9 +27,11 @@ import scipy.stats
 
 import garesearch as ga
 from garesearch import __main__ as entry
-from garesearch import approx_dp, bound, cli, composition, noise, pleak, release
+from garesearch import approx_dp, bound, composition, noise
+from garesearch.app import cli, pleak
 from garesearch.errors import InfeasibleError, ParameterError
 from garesearch.priors import Categorical, Continuous, Normal, PiecewiseUniform, Uniform
+from garesearch.releases import release
 
 ROOT = Path(__file__).resolve().parent.parent
 mp = mpmath.mpf
@@ -249,7 +251,7 @@ def test_opendp_is_the_default_backend_when_installed():
 def test_missing_ipywidgets_gives_the_install_hint(monkeypatch):
     monkeypatch.setitem(sys.modules, "ipywidgets", None)
     with pytest.raises(ModuleNotFoundError, match=r"pip install 'garesearch\[notebooks\]'"):
-        ga.widgets.epsilon_widget()
+        ga.app.widgets.epsilon_widget()
 
 
 def test_missing_nbclient_gives_the_install_hint(monkeypatch, capsys, tmp_path):

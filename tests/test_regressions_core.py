@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from sweeps import examples
 
 import garesearch as ga
-from garesearch import cli
+from garesearch.app import cli
 from garesearch.events import Attribute, Coordinates, epsilon_for_goal
 from garesearch.priors import Categorical, Continuous, Normal, PiecewiseUniform, Uniform
 
@@ -211,7 +211,7 @@ def test_fuzz_epsilon_for_goal(r1, r2, delta, t1, op, construction):
 @given(family=st.sampled_from(["normal", "uniform", "cats", "other"]), scale=core_values,
        t_offset=core_values, r=core_values, delta=core_values, a=st.one_of(st.none(), core_values))
 def test_fuzz_attribute_state(family, scale, t_offset, r, delta, a):
-    call(ga.widgets.attribute_state, family=family, scale=scale, t_offset=t_offset, r=r,
+    call(ga.app.widgets.attribute_state, family=family, scale=scale, t_offset=t_offset, r=r,
          delta=delta, a=a, n=20)
 
 

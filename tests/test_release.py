@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from garesearch.errors import ParameterError
-from garesearch.release import (
+from garesearch.releases.release import (
     InsecureNoiseWarning,
     count_female_tabby,
     laplace_noise,

@@ -9,7 +9,7 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from garesearch import publish, reproduce
+from garesearch.app import publish, reproduce
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -95,7 +95,7 @@ def test_claims_step_skips_without_the_module(monkeypatch, tmp_path):
 
 @pytest.mark.slow
 def test_full_reproduce(tmp_path):
-    # its two-minute target is measured by the benchmark (reproduce_s in garesearch/bench.py)
+    # its two-minute target is measured by the benchmark (reproduce_s in garesearch/app/bench.py)
     code = reproduce.main(["--output", str(tmp_path / "output"),
                            "--notebooks", str(ROOT / "notebooks"), "--figures", str(tmp_path / "figures")])
     assert code == 0

@@ -18,7 +18,7 @@ import pytest
 from scipy import optimize, stats
 
 from garesearch import InfeasibleError, ParameterError
-from garesearch.risk_profile import (
+from garesearch.releases.risk_profile import (
     kazan_reiter_beta,
     kazan_reiter_epsilon,
     kazan_reiter_mechanism,
@@ -244,7 +244,7 @@ def test_gaussian_beta_between_the_extremal_mechanism_and_a_relaxation(mu, p, q,
     upper = _lp_beta_tangents(R, p, q, mu)
     assert got <= upper + 1e-9 and upper - got < 2e-3
     # the extremal mechanism is mu-GDP: its two-point trade-off kinks lie on the curve
-    from garesearch.accounting import gaussian_tradeoff
+    from garesearch.releases.accounting import gaussian_tradeoff
 
     m = kazan_reiter_mechanism(beta=got, mu=mu)
     assert m["absent"][0] >= gaussian_tradeoff(1 - got, mu=mu) - 1e-12
@@ -265,7 +265,7 @@ def test_the_gaussian_mechanism_stays_within_the_profile(mu, p, q, R):
 
 
 def test_tradeoff_callable_matches_the_closed_forms():
-    from garesearch.accounting import gaussian_tradeoff, pure_dp_tradeoff
+    from garesearch.releases.accounting import gaussian_tradeoff, pure_dp_tradeoff
 
     got = kazan_reiter_profile(p=0.4, q=0.5, beta=0.01, tradeoff=lambda a: gaussian_tradeoff(a, mu=1.0))
     assert got == pytest.approx(kazan_reiter_profile(p=0.4, q=0.5, beta=0.01, mu=1.0), rel=1e-9)

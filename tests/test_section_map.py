@@ -159,7 +159,7 @@ def test_bad_citations_are_refused():
 
 
 def test_the_page_links_every_claim_notebook_and_module(rows):
-    from garesearch.claims_report import anchor
+    from garesearch.app.claims_report import anchor
 
     page = sm.to_markdown()
     for s in rows:

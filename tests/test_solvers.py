@@ -1,4 +1,4 @@
-"""Tests of the optimum engine's solver registry (garesearch._solvers), of the witnesses'
+"""Tests of the optimum engine's solver registry (garesearch.optimal._solvers), of the witnesses'
 descriptions and of the root finders of garesearch._roots (beyond the paper).
 
 Expected values come from closed forms written here: the discrete-metric optimum
@@ -17,15 +17,16 @@ import pytest
 from scipy.optimize import minimize_scalar
 from scipy.stats import norm as normal
 
-from garesearch import _roots, _solvers
-from garesearch._certify import Bracket
-from garesearch._goal_finite import FiniteWitness
-from garesearch._goal_grid import GridWitness
-from garesearch._goal_kernels import DiscreteWitness, KernelWitness, ProductWitness
-from garesearch._goal_pyramid import PyramidWitness, RidgeWitness
+from garesearch import _roots
 from garesearch.errors import ParameterError
 from garesearch.events import Attribute
-from garesearch.goal_optimal import epsilon_optimal
+from garesearch.optimal import _solvers
+from garesearch.optimal._certify import Bracket
+from garesearch.optimal._goal_finite import FiniteWitness
+from garesearch.optimal._goal_grid import GridWitness
+from garesearch.optimal._goal_kernels import DiscreteWitness, KernelWitness, ProductWitness
+from garesearch.optimal._goal_pyramid import PyramidWitness, RidgeWitness
+from garesearch.optimal.goals import epsilon_optimal
 from garesearch.priors import Categorical, Normal
 
 METHODS = {"discrete-metric", "kernel", "lp", "product", "lp-cells", "lp-grid", "product-bound"}
@@ -155,7 +156,8 @@ def test_witnesses_describe_themselves():
 def test_generalised_cauchy_lipschitz_constant_is_defined_once():
     """3^(3/4), the Lipschitz constant of ln(1 + z^4) (App. A.1): one definition, used by the
     noise, the scaled noise and the calibration."""
-    from garesearch import _calibration_readings, additive, mechanisms
+    from garesearch import additive, mechanisms
+    from garesearch.releases import _calibration_readings
 
     slope = -minimize_scalar(lambda z: -4 * z**3 / (1 + z**4), bounds=(0.5, 3), method="bounded",
                              options={"xatol": 1e-10}).fun

@@ -17,10 +17,10 @@ from oracle_binary import gauss_binary_success_mp
 from sweeps import sample
 
 from garesearch import InfeasibleError, ParameterError
-from garesearch.accounting import dp_accounting_available
-from garesearch.calibration import calibrate
 from garesearch.priors import Categorical
-from garesearch.subsampled import subsampled_gaussian_reading
+from garesearch.releases.accounting import dp_accounting_available
+from garesearch.releases.calibration import calibrate
+from garesearch.releases.subsampled import subsampled_gaussian_reading
 
 pytestmark = pytest.mark.skipif(not dp_accounting_available(), reason="needs Google's dp_accounting")
 

@@ -1,4 +1,4 @@
-"""The declared tail table of garesearch.tails, checked against the densities themselves.
+"""The declared tail table of garesearch.enclosures.tails, checked against the densities themselves.
 
 Every family in the table is checked, for a few shape values per parameter range (including
 values next to the class boundaries, such as ``weibull_min(0.95)`` and ``(1.05)``), against a
@@ -33,8 +33,8 @@ from mpmath import mpf
 from scipy import stats
 from sweeps import sample
 
+from garesearch.enclosures.tails import Tail, declared_families, parse_tail, scipy_tail
 from garesearch.errors import ParameterError
-from garesearch.tails import Tail, declared_families, parse_tail, scipy_tail
 
 INF = math.inf
 DEPTHS = (8, 16, 32, 64, 128, 256)  # |x| = 10^k in standard units

@@ -1,4 +1,4 @@
-"""The tilted-tail kernel (garesearch.tilted, Prior.log_tilted_tail) against mpmath.
+"""The tilted-tail kernel (garesearch.enclosures.tilted, Prior.log_tilted_tail) against mpmath.
 
 Reference values: closed forms evaluated with mpmath at 40 digits (normal, piecewise
 uniform, atoms), and mpmath quadrature with breakpoints for a log-normal density.
@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from garesearch.enclosures.tilted import log_diff_exp, tilted_prefix, tilted_suffix
 from garesearch.priors import Categorical, Continuous, Normal, PiecewiseUniform, Uniform
-from garesearch.tilted import log_diff_exp, tilted_prefix, tilted_suffix
 
 
 def _normal_tail_mp(k, x, mu, s, side):

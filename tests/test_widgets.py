@@ -16,7 +16,7 @@ from scipy.special import erf
 
 pytest.importorskip("ipywidgets")
 
-from garesearch import widgets
+from garesearch.app import widgets
 from garesearch.priors import Normal
 
 
@@ -147,8 +147,8 @@ def test_attribute_state_shows_the_optimum_above_every_comparison_set():
     """At t = mu for N(0, 1), r = 0.5, the optimum (over every mechanism) is never below the
     comparison set's epsilon, and equals the optimal construction at that t."""
     import garesearch as ga
+    from garesearch.app.widgets import attribute_state
     from garesearch.priors import Normal
-    from garesearch.widgets import attribute_state
 
     state = attribute_state(family="normal", scale=1.0, t_offset=0.0, r=0.5, delta=0.1)
     assert state["epsilon_optimal"] >= state["epsilon"]

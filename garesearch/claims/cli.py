@@ -1,5 +1,5 @@
 """The claims report written out (text, JSON, Markdown, HTML; the formats live in
-:mod:`garesearch.claims_report`) and the command line ``python -m garesearch claims``."""
+:mod:`garesearch.app.claims_report`) and the command line ``python -m garesearch claims``."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from .. import claims_report
-from .._commands import OneLineParser
+from ..app import claims_report
+from ..app._commands import OneLineParser
 from ..paper._claim import ClaimResult
 from .registry import check_all, check_claim, claim_ids
 from .verify import format_verify_report, verify
@@ -17,7 +17,7 @@ __all__ = ["main", "summary_line", "to_html", "to_json", "to_markdown", "to_text
 
 
 def to_text(results: Sequence[ClaimResult]) -> str:
-    """The report as a plain-text table (:func:`garesearch.claims_report.to_text`).
+    """The report as a plain-text table (:func:`garesearch.app.claims_report.to_text`).
 
     Examples
     --------
@@ -40,7 +40,7 @@ def summary_line(results: Sequence[ClaimResult]) -> str:
 
 def to_json(results: Sequence[ClaimResult] | None = None, *, indent: int | None = 1) -> str:
     """The report as JSON: the summary counts and every claim with its evidence (its checks
-    with both sides, relation, kind and tolerance); see :func:`garesearch.claims_report.to_json`.
+    with both sides, relation, kind and tolerance); see :func:`garesearch.app.claims_report.to_json`.
 
     Examples
     --------
@@ -53,7 +53,7 @@ def to_json(results: Sequence[ClaimResult] | None = None, *, indent: int | None 
 
 def to_markdown(results: Sequence[ClaimResult] | None = None, *, details: bool = True) -> str:
     """The report as Markdown: a summary, a table, and (``details=True``) one section per
-    claim with its explanation and checks (:func:`garesearch.claims_report.to_markdown`).
+    claim with its explanation and checks (:func:`garesearch.app.claims_report.to_markdown`).
 
     Examples
     --------

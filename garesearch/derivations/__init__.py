@@ -27,7 +27,7 @@ The sympy proofs also show that the backend-generic formulas of :mod:`garesearch
 evaluated with :func:`garesearch._backend.sympy_backend`, are the paper's printed
 expressions (the ``one_formula_*`` derivations); the ``one_formula_noise_*`` derivations do
 the same for the noise masses of :mod:`garesearch.noise` (App. A.1).  The derivations at
-location ``"beyond the paper"`` derive the pointwise bound of :mod:`garesearch.pointwise`.
+location ``"beyond the paper"`` derive the pointwise bound of :mod:`garesearch.constructions.pointwise`.
 
 The numerical side of Appendix A (the optimal radius, Lambert's W and the paper's iteration
 for it) is in :mod:`garesearch.radius` and :mod:`garesearch.lambertw`; the old paths
@@ -43,7 +43,7 @@ import json
 import sys
 
 from .. import paper
-from .._commands import OneLineParser
+from ..app._commands import OneLineParser
 from ..paper._proof import (
     PROVED,
     PROVED_UNDER_CONDITIONS,

@@ -1,4 +1,4 @@
-r"""Beyond the paper: the pointwise bound of :mod:`garesearch.pointwise`, derived and checked.
+r"""Beyond the paper: the pointwise bound of :mod:`garesearch.constructions.pointwise`, derived and checked.
 
 For an :math:`\epsilon`-DP mechanism (w.r.t. :math:`|x - x'|`), a prior ``F`` and the correct
 guesses :math:`X'`, every output satisfies :math:`\Pr_{post}[X'] \le 1/(1 + J(\epsilon))` with
@@ -231,7 +231,7 @@ def pointwise_ratio_identity() -> Derivation:
 def truncated_normal_mgf() -> Derivation:
     r""":math:`\int_{lo}^{hi} e^{kx}\,dN(\mu,\sigma^2)(x) = e^{k\mu + k^2\sigma^2/2}
     \left[\Phi\left(\frac{hi-\mu-k\sigma^2}{\sigma}\right) - \Phi\left(\frac{lo-\mu-k\sigma^2}
-    {\sigma}\right)\right]`, used by :mod:`garesearch.pointwise` for normal priors.
+    {\sigma}\right)\right]`, used by :mod:`garesearch.constructions.pointwise` for normal priors.
 
     Proof: the right-hand side vanishes at :math:`hi = lo`, and its derivative in ``hi`` is
     :math:`e^{k\,hi}\varphi((hi-\mu)/\sigma)/\sigma` (sympy: the exponents

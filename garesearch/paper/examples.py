@@ -176,7 +176,7 @@ def worst_t(name: str, construction: str, sides: str = "upper") -> attribute.Att
 @cached
 def soundness_counterexample() -> dict[str, Any]:
     """A prior and an eps-DP mechanism whose exact posterior breaks Eq. (main) with exponent
-    ``a`` (:func:`garesearch.counterexamples.paper_counterexample`).
+    ``a`` (:func:`garesearch.constructions.counterexamples.paper_counterexample`).
 
     Examples
     --------
@@ -184,7 +184,7 @@ def soundness_counterexample() -> dict[str, Any]:
     >>> ce["posterior"] > ce["bound"]
     True
     """
-    from .. import counterexamples
+    from ..constructions import counterexamples
 
     ce = counterexamples.paper_counterexample()
     return {
@@ -200,7 +200,7 @@ def soundness_counterexample() -> dict[str, Any]:
 @cached
 def exact_violations() -> list[dict]:
     """Counterexamples to Eq. (main) with exponent ``a`` from
-    :func:`garesearch.counterexamples.soundness_counterexamples` (exact posteriors of Laplace and
+    :func:`garesearch.constructions.counterexamples.soundness_counterexamples` (exact posteriors of Laplace and
     generalised Cauchy mechanisms).
 
     Examples
@@ -208,6 +208,6 @@ def exact_violations() -> list[dict]:
     >>> len(exact_violations()) > 0
     True
     """
-    from .. import counterexamples
+    from ..constructions import counterexamples
 
     return [rec for rec in counterexamples.soundness_counterexamples() if rec.get("violated")]

@@ -10,7 +10,7 @@ import mpmath
 import numpy as np
 
 from .._backend import NUMPY
-from ..optimal import epsilon_optimal
+from ..optimal.attribute import epsilon_optimal
 from . import printed
 from ._claim import Check, Evidence, claim
 from .examples import (

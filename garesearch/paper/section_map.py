@@ -135,30 +135,30 @@ class _Typed:
 # by their stem under ``tests/``; claims and most notebooks are added by :func:`section_map`.
 _TYPED = (
     _Typed("1", "Introduction",
-           modules=("release",), paper=("sec3_posterior",),
+           modules=("releases.release",), paper=("sec3_posterior",),
            notebooks=("01_tour",), tests=("test_release",)),
     _Typed("2", "Related Work",
-           modules=("pleak",), notebooks=("13_pleak",), tests=("test_pleak",)),
+           modules=("app.pleak",), notebooks=("13_pleak",), tests=("test_pleak",)),
     _Typed("3", "Guessing Advantage and Differential Privacy"),
     _Typed("3.1", "Definition of Guessing Advantage", "sec:ga",
-           modules=("mechanisms", "exact_attacker", "readings"), beyond=("risk_profile",),
+           modules=("mechanisms", "exact.attacker", "releases.readings"), beyond=("releases.risk_profile",),
            notebooks=("01_tour", "08_noise_and_approx_dp", "15_gaussian_and_composition"),
            tests=("test_mechanisms", "test_readings", "test_risk_profile")),
     _Typed("3.2", "From Guessing Advantage to Epsilon", "sec:gadp",
-           modules=("bound", "counterexamples", "exact", "exact_attacker", "widgets"),
-           beyond=("pointwise", "exact_compare"),
+           modules=("bound", "constructions.counterexamples", "exact", "exact.attacker", "app.widgets"),
+           beyond=("constructions.pointwise", "exact.compare"),
            paper=("sec3_posterior", "beyond_pointwise"),
            notebooks=("01_tour", "02_posterior_bound", "11_exact_advantage",
                       "12_teaching_widgets", "14_pointwise_bound"),
            tests=("test_bound", "test_accuracy", "test_exact", "test_pointwise",
                   "test_widgets")),
     _Typed("4", "Instantiation to databases", "sec:dbga",
-           modules=("goals",), beyond=("optimal", "least_noise"),
+           modules=("goals",), beyond=("optimal", "optimal.least_noise"),
            notebooks=("16_optimal_epsilon", "17_least_noise_mechanism"),
            tests=("test_least_noise", "test_optimal_lp", "test_oracle_lp")),
     _Typed("4.1", "The Univariate Case", "sec:attadv:univar",
-           modules=("attribute", "priors", "bound", "counterexamples", "figures"),
-           beyond=("optimal", "tilted", "tails", "curvature", "pointwise", "least_noise"),
+           modules=("attribute", "priors", "bound", "constructions.counterexamples", "app.figures"),
+           beyond=("optimal", "enclosures.tilted", "enclosures.tails", "enclosures.curvature", "constructions.pointwise", "optimal.least_noise"),
            paper=("sec4_1_comparison_set", "sec4_1_worst_prior", "beyond_pointwise"),
            notebooks=("14_pointwise_bound", "16_optimal_epsilon", "17_least_noise_mechanism"),
            tests=("test_attribute", "test_priors", "test_optimal", "test_optimal_lp", "test_optimal_edges",
@@ -166,34 +166,34 @@ _TYPED = (
                   "test_tails", "test_curvature", "test_pointwise", "test_figures",
                   "test_regressions_core")),
     _Typed("4.2", "The Multivariate Case: AND-events", "sec:andevent",
-           modules=("goals", "events", "comparison_sets"), beyond=("goal_optimal",),
+           modules=("goals", "events", "constructions.comparison_sets"), beyond=("optimal.goals",),
            paper=("sec4_2_events",),
            tests=("test_events", "test_goal_optimal", "test_goal_cells", "test_goal_worst",
                   "test_goal_determinism", "test_solvers", "test_regressions_core")),
     _Typed("4.3", "The Multivariate Case: OR-events", "sec:orevent",
-           modules=("goals", "events", "comparison_sets", "counterexamples", "figures"),
-           beyond=("goal_optimal", "or_lower"), paper=("sec4_2_events",),
+           modules=("goals", "events", "constructions.comparison_sets", "constructions.counterexamples", "app.figures"),
+           beyond=("optimal.goals", "constructions.or_lower"), paper=("sec4_2_events",),
            tests=("test_events", "test_goal_optimal", "test_goal_cells", "test_goal_worst",
                   "test_solvers", "test_figures", "test_regressions_core")),
     _Typed("5", "Queries with Multiple Outputs", "sec:multout",
-           modules=("composition",), beyond=("accounting", "subsampled"),
+           modules=("composition",), beyond=("releases.accounting", "releases.subsampled"),
            paper=("sec5_composition",), notebooks=("15_gaussian_and_composition",),
            tests=("test_composition", "test_pld_tradeoff", "test_composed_calibration",
                   "test_subsampled")),
     _Typed("6", "Examples",
            modules=("datasets",), paper=("examples",)),
     _Typed("6.1", "Discrete data", "sec:example:cats",
-           modules=("datasets", "events", "release", "demo"), paper=("sec6_cats",),
+           modules=("datasets", "events", "releases.release", "app.demo"), paper=("sec6_cats",),
            notebooks=("01_tour",), tests=("test_events", "test_release")),
     _Typed("6.2", "Continuous data with univariate approximation", "sec:example:salary",
-           modules=("datasets", "attribute", "release"), beyond=("optimal",),
+           modules=("datasets", "attribute", "releases.release"), beyond=("optimal",),
            paper=("sec6_salary_ships",),
            tests=("test_attribute", "test_optimal", "test_release")),
     _Typed("6.3", "Continuous data with multivariate approximation", "sec:example:ships",
            modules=("datasets", "attribute", "goals"), beyond=("optimal",),
            paper=("sec6_salary_ships",), tests=("test_attribute", "test_events")),
     _Typed("7", "Conclusion",
-           beyond=("calibration",), notebooks=("15_gaussian_and_composition",),
+           beyond=("releases.calibration",), notebooks=("15_gaussian_and_composition",),
            tests=("test_calibration_family", "test_calibration_readings",
                   "test_reading_registry")),
     _Typed("A", "Optimizing the radius of elements that we want to make indistinguishable "
@@ -207,19 +207,19 @@ _TYPED = (
            tests=("test_noise", "test_mechanisms", "test_accuracy")),
     _Typed("B", "(epsilon, delta)-Guessing Advantage", "sec:epsilondelta",
            modules=("approx_dp",),
-           beyond=("calibration", "tail", "reconstruction", "additive", "release"),
+           beyond=("releases.calibration", "releases.tail", "releases.reconstruction", "additive", "releases.release"),
            paper=("appB_approx_dp",), notebooks=("15_gaussian_and_composition",),
            tests=("test_approx_dp", "test_gaussian_readings", "test_gaussian_release",
                   "test_reconstruction_exact", "test_far_outputs", "test_calibration_family",
                   "test_calibration_readings", "test_reading_registry")),
     _Typed("B.1", "(epsilon, delta)-DP to (epsilon, delta)-GA", "sec:dptoga",
-           modules=("approx_dp",), beyond=("tail",), paper=("appB_approx_dp",),
+           modules=("approx_dp",), beyond=("releases.tail",), paper=("appB_approx_dp",),
            notebooks=("08_noise_and_approx_dp",), tests=("test_approx_dp",)),
     _Typed("B.2", "(epsilon, delta)-GA to (epsilon, delta)-DP", "sec:gatodp",
            modules=("approx_dp", "smooth_laplace"), paper=("appB_approx_dp",),
            notebooks=("08_noise_and_approx_dp",), tests=("test_approx_dp",)),
     _Typed(WHOLE_PAPER, "The paper as a whole: the claims report, the derivations, the erratum",
-           modules=("claims", "claims_report", "derivations", "erratum"), paper=("printed",),
+           modules=("claims", "app.claims_report", "derivations", "app.erratum"), paper=("printed",),
            notebooks=("09_claims_report", "10_derivations"),
            tests=("test_claims", "test_claims_pinned", "test_derivations", "test_erratum")),
 )
@@ -240,6 +240,7 @@ INFRASTRUCTURE_TESTS = MappingProxyType({
     "tests/test_guide.py": "the documentation",
     "tests/test_layering.py": "the layers of the package",
     "tests/test_names.py": "names and conventions",
+    "tests/test_moved_modules.py": "the modules' old paths (deprecated aliases)",
     "tests/test_namespace.py": "names and conventions",
     "tests/test_nbclean.py": "the notebooks",
     "tests/test_notebooks.py": "the notebooks",
@@ -395,7 +396,7 @@ def notebook_sections(path: str | Path) -> tuple[str, ...]:
 
     Examples
     --------
-    >>> from garesearch.publish import packaged_notebooks
+    >>> from garesearch.app.publish import packaged_notebooks
     >>> notebook_sections(packaged_notebooks() / "06_worked_examples.ipynb")
     ('6', '6.1', '6.2', '6.3')
     """
@@ -418,7 +419,7 @@ def section_map() -> tuple[Section, ...]:
 
     Computed once per process: the claims come from the registry (importing the paper's
     sections, which loads sympy), the notebooks from the headings of the notebooks shipped
-    with the package (:func:`garesearch.publish.packaged_notebooks`).
+    with the package (:func:`garesearch.app.publish.packaged_notebooks`).
 
     Returns
     -------
@@ -432,7 +433,7 @@ def section_map() -> tuple[Section, ...]:
     >>> sum(len(s.claims) for s in rows) == len(__import__("garesearch").claims.claim_ids())
     True
     """
-    from ..publish import packaged_notebooks
+    from ..app.publish import packaged_notebooks
     from . import registered_claims
 
     claims: dict[str, list[str]] = {t.number: [] for t in _TYPED}
@@ -495,7 +496,7 @@ def to_markdown(sections: Iterable[Section] | None = None, *,
     >>> "{ref}`S6.salary_p <claim-s6-salary-p>`" in page
     True
     """
-    from ..claims_report import anchor, md_escape
+    from ..app.claims_report import anchor, md_escape
 
     rows = tuple(section_map() if sections is None else sections)
 

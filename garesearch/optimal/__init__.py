@@ -1,0 +1,49 @@
+"""The optimum engine: the largest epsilon at which no epsilon-DP mechanism moves the posterior
+of the guessed set by more than delta (Def. 7; beyond Sec. 4.1, 4.2, 4.3), for one attribute
+(:mod:`garesearch.optimal.attribute`) and for a goal (:mod:`garesearch.optimal.goals`), with
+their certificates and solvers, and the mechanism of least noise within the bound
+(:mod:`garesearch.optimal.least_noise`).
+
+The public names of :mod:`garesearch.optimal.attribute` are given here too
+(``garesearch.optimal.epsilon_optimal``), loaded on first use.
+
+Its public modules:
+
+- :mod:`garesearch.optimal.attribute`
+- :mod:`garesearch.optimal.goals`
+- :mod:`garesearch.optimal.least_noise`
+
+Examples
+--------
+>>> from garesearch.optimal import epsilon_optimal
+>>> from garesearch import Categorical
+>>> res = epsilon_optimal(Categorical({"heads": 0.5, "tails": 0.5}), r=0, delta=0.1)
+>>> round(res.epsilon, 6)  # Sec. 3.2 at p = 1/2: ln(0.6 / 0.4)
+0.405465
+"""
+
+from __future__ import annotations
+
+import importlib
+
+#: the public names of :mod:`garesearch.optimal.attribute`, given here too
+__all__ = ["OptimalResult", "epsilon_optimal", "posterior_extremes", "worst_posterior_lp"]
+
+#: the modules loaded on first use as attributes (``garesearch.optimal.goals``)
+_SUBMODULES = ["attribute", "goals", "least_noise"]
+
+
+def __getattr__(name: str):
+    if name in __all__:
+        value = getattr(importlib.import_module(".attribute", __name__), name)
+        globals()[name] = value
+        return value
+    if name in _SUBMODULES:
+        module = importlib.import_module(f".{name}", __name__)
+        globals()[name] = module
+        return module
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__) | set(_SUBMODULES))

@@ -1,0 +1,514 @@
+r"""Cell-average relaxation of the worst posterior for goals of normal attributes under
+:math:`\ell_\infty` (beyond the paper; Sec. 4.2, 4.3).
+
+The record space is cut into equal cells aligned with the edges of :math:`X'` (cell sides
+:math:`h_c = 2 r_c / n_c` per coordinate).  For a likelihood :math:`L` with
+:math:`L(x) \le e^{\epsilon \|x - x'\|_\infty} L(x')` let :math:`a_i` be its prior average
+over cell :math:`C_i`.  **Translation lemma**: if the prior is a product of log-concave
+densities and :math:`C_j = C_i + v`, then :math:`a_i \le e^{\epsilon \|v\|_\infty} a_j`.
+Proof: couple the two conditional priors coordinate by coordinate through their quantile
+functions, :math:`X_c = Q_{i,c}(u_c)`, :math:`Y_c = Q_{j,c}(u_c)`.  On the cell, the density
+of :math:`C_j` relative to that of :math:`C_i` (both shifted to start at 0) is
+:math:`f(y + v_c) / f(y)`, monotone in :math:`y` by log-concavity, so the two conditionals are
+stochastically ordered and :math:`Y_c - X_c` lies between :math:`v_c - h_c` and :math:`v_c`
+(for :math:`v_c \ge h_c`; mirror image for :math:`v_c < 0`): :math:`|Y_c - X_c| \le |v_c|`,
+hence :math:`L(X) \le e^{\epsilon \|v\|_\infty} L(Y)` pointwise and in expectation.
+
+So the averages of every mechanism's likelihood satisfy the linear constraints of a finite
+problem on the cell centres (the neighbours' translations suffice: they chain to the others),
+and the largest posterior of :math:`X'` over that polytope bounds the worst posterior from
+above (the smallest from below): a Charnes-Cooper LP, solved by HiGHS and certified from its
+dual (:func:`garesearch.optimal._certify.certified_bound`).  Unlike a relaxation on nodes, nothing
+is lost inside a cell to the likelihood's shape; the bound converges to the optimum as the
+cells shrink.  The prior outside a box of cells is bounded through the box's edge cells
+(:math:`L(x) \le e^{\epsilon \max_{y \in E} \|x - y\|} a_E`) or left out where leaving it
+out only loosens the bound.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._roots import clamped_logit, secant_crossing, secant_logit_trial
+from ..priors import Normal
+from ._certify import BudgetExhausted, certified_bound, check_time, solve_lp, uncapped
+from ._goal_kernels import log_diff_ndtr, log_tilted
+from ._goal_model import GoalModel, in_goal_set, model_scale
+
+__all__ = ["SIZES", "CellGrid", "best_ridges", "cell_grid", "cell_sides", "cells_apply", "ridge_boxes",
+           "schedule"]
+
+#: the box of cells covers each prior's central 1 - 2e-5 (and X')
+_TAIL_Q = 1e-5
+
+
+def cells_apply(model: GoalModel, tc) -> bool:
+    """Whether the cell relaxation applies: ``norm=inf``, two coordinates, each a numeric
+    attribute of its own with a normal prior (log-concave, for the lemma), and cells as wide as
+    the coarsest grid needs fit in the bands (at most twice its size)."""
+    if not (math.isinf(model.norm) and model.ncoord == 2
+            and all(p.kind == "num" for p in model.parts)
+            and all(isinstance(pr, Normal) for pr in model.priors)):
+        return False
+    return _plan(model, tc, SIZES[0])[1] <= 2 * SIZES[0]
+
+
+def _ranges(model: GoalModel, tc) -> list[tuple[float, float, float, float]]:
+    """Per coordinate: the true value, the radius and the range the cells cover (the prior's
+    central 1 - 2 _TAIL_Q and the band of X'); cached on the model (the quantiles are slow)."""
+    cache = model.__dict__.setdefault("_cell_ranges", {})
+    key = tuple(float(v) for v in tc)
+    if key not in cache:
+        cache[key] = _ranges_of(model, tc)
+    return cache[key]
+
+
+def _ranges_of(model: GoalModel, tc) -> list[tuple[float, float, float, float]]:
+    out = []
+    for c, prior in enumerate(model.priors):
+        r = next(p for p in model.parts if c in p.coords).r
+        t = float(tc[c])
+        out.append((t, r, min(float(prior.quantile(_TAIL_Q)), t - r), max(float(prior.upper_quantile(_TAIL_Q)), t + r)))
+    return out
+
+
+class CellGrid:
+    """Equal cells of side about ``h`` (per coordinate :math:`2 r_c / n_c`), aligned with the
+    edges of :math:`X'`, over the priors' central mass; :meth:`solve` gives the certified
+    bound on the worst posterior at ``eps``."""
+
+    def __init__(self, model: GoalModel, tc, h: float):
+        self.model, self.tc = model, [float(v) for v in tc]
+        edges, steps = [], []
+        for t, r, lo, hi in _ranges(model, tc):
+            n = max(1, round(2 * r / h))
+            step = 2 * r / n
+            k_lo = max(0, math.ceil((t - r - lo) / step))
+            k_hi = max(n, math.ceil((hi - (t - r)) / step))
+            edges.append(t - r + step * np.arange(-k_lo, k_hi + 1))
+            steps.append(step)
+        self.edges, self.steps = edges, np.array(steps)
+        self.shape = tuple(len(e) - 1 for e in edges)
+        self.n = math.prod(self.shape)
+        # log cell masses per coordinate, accurate in the tails
+        self.logm = [log_diff_ndtr((e[:-1] - p.mu) / p.sigma, (e[1:] - p.mu) / p.sigma)
+                     for e, p in zip(edges, model.priors, strict=True)]
+        centres = [(e[:-1] + e[1:]) / 2 for e in edges]
+        grids = np.meshgrid(*centres, indexing="ij")
+        self.inside = in_goal_set(model, np.stack(grids, axis=-1), self.tc).ravel()
+        self.logF = sum(np.meshgrid(*self.logm, indexing="ij")).ravel()
+        self._offsets()
+        # the prior outside the box, region by region: per coordinate below (-1), beside (0) or
+        # above (1) the box (see :meth:`tail_coefficients`)
+        d = len(self.shape)
+        patterns = np.array(np.meshgrid(*[[-1, 0, 1]] * d, indexing="ij")).reshape(d, -1).T
+        self.tail_regions = [p for p in patterns if np.any(p)]
+
+    def _offsets(self):
+        """Neighbour translations (every sign pattern of 0/1 steps; with unequal sides also
+        steps of up to 2 cells) and their l_inf lengths."""
+        d = len(self.shape)
+        reach = 1 if np.ptp(self.steps) <= 1e-12 * self.steps.max() else 2
+        rng = range(-reach, reach + 1)
+        offs = []
+        for v in np.array(np.meshgrid(*[list(rng)] * d, indexing="ij")).reshape(d, -1).T:
+            nz = np.flatnonzero(v)
+            if nz.size and v[nz[0]] > 0:  # one of each +-v pair
+                offs.append(v)
+        self.offsets = np.array(offs)
+        self.off_len = np.max(np.abs(self.offsets) * self.steps, axis=1)
+        idx = np.arange(self.n).reshape(self.shape)
+        pairs_a, pairs_b, lens = [], [], []
+        for v, ln in zip(self.offsets, self.off_len, strict=True):
+            src = tuple(slice(max(0, -k), s - max(0, k)) for k, s in zip(v, self.shape, strict=True))
+            dst = tuple(slice(max(0, k), s - max(0, -k)) for k, s in zip(v, self.shape, strict=True))
+            a, b = idx[src].ravel(), idx[dst].ravel()
+            pairs_a.append(a)
+            pairs_b.append(b)
+            lens.append(np.full(a.size, ln))
+        self.pa, self.pb, self.plen = np.concatenate(pairs_a), np.concatenate(pairs_b), np.concatenate(lens)
+
+    def tail_coefficients(self, eps: float, upper: bool) -> np.ndarray:
+        r"""Per cell: bound on :math:`\int_{R} L\,dF / a_E` summed over the outer regions
+        ``R`` attached to it that count for this side (X' for the upper side, the rest for the
+        lower one), in units of the cell's own mass (so it adds to the cell's coefficient)."""
+        model, d = self.model, len(self.shape)
+        out = np.zeros(self.n)
+        for pattern in self.tail_regions:
+            per_log, per_index, rep = [], [], []
+            for c in range(d):
+                e, prior = self.edges[c], model.priors[c]
+                if pattern[c] == 0:
+                    per_log.append(self.logm[c])
+                    per_index.append(np.arange(self.shape[c]))
+                    rep.append((e[:-1] + e[1:]) / 2)
+                elif pattern[c] > 0:  # x_c > top edge, attached to the last cell
+                    per_log.append(np.atleast_1d(log_tilted(prior, eps, e[-1], math.inf, e[-2])))
+                    per_index.append(np.array([self.shape[c] - 1]))
+                    rep.append(np.array([e[-1] + 1.0]))
+                else:
+                    per_log.append(np.atleast_1d(log_tilted(prior, -eps, -math.inf, e[0], e[1])))
+                    per_index.append(np.array([0]))
+                    rep.append(np.array([e[0] - 1.0]))
+            # D(x) = max_c |x_c - far edge of E_c| <= sum over the tail coordinates, and at most
+            # the cell side along the others (add eps * side of the largest other side)
+            others = [self.steps[c] for c in range(d) if pattern[c] == 0]
+            extra = eps * max(0.0, max(others, default=0.0) - min(self.steps[c] for c in range(d) if pattern[c] != 0))
+            grids = np.meshgrid(*rep, indexing="ij")
+            ins = in_goal_set(model, np.stack(grids, axis=-1), self.tc).ravel()
+            keep = ins if upper else ~ins
+            if not keep.any():
+                continue
+            logt = sum(np.meshgrid(*per_log, indexing="ij")).ravel() + extra
+            cells = np.ravel_multi_index(np.meshgrid(*per_index, indexing="ij"), self.shape).ravel()
+            np.add.at(out, cells[keep], np.exp(logt[keep] - self.logF[cells[keep]]))
+        return out
+
+    def solve(self, eps: float, upper: bool):
+        """Certified bound on the worst posterior (largest for ``upper``, else smallest) at
+        ``eps``, and the LP's cell averages (log, up to a constant)."""
+        import scipy.sparse as sp
+
+        n = self.n
+        tail = self.tail_coefficients(eps, upper)
+        # w_i = posterior mass of cell i (a_i F_i / total); a_i <= e^{eps |v|} a_j reads
+        # w_i - e^{eps |v|} (F_i / F_j) w_j <= 0, both directions
+        a, b, ln = self.pa, self.pb, self.plen
+        lk_ab = eps * ln + self.logF[a] - self.logF[b]
+        lk_ba = eps * ln + self.logF[b] - self.logF[a]
+        m = a.size
+        rows = np.concatenate([np.arange(m), np.arange(m), m + np.arange(m), m + np.arange(m)])
+        cols = np.concatenate([a, b, b, a])
+        vals = np.concatenate([np.ones(m), -np.exp(lk_ab), np.ones(m), -np.exp(lk_ba)])
+        A = sp.csr_matrix((vals, (rows, cols)), shape=(2 * m, n))
+        a_eq = 1.0 + tail
+        obj = self.inside.astype(float) + (tail if upper else 0.0)
+        ub = 1.0 / a_eq
+        # Dantzig pricing: about a quarter faster than the default on these LPs
+        res = solve_lp(-obj if upper else obj, A, a_eq, ub, methods=("highs-ds", "highs-ipm"),
+                       options={"simplex_dual_edge_weight_strategy": "dantzig"})
+        bound = certified_bound(res, obj, A, a_eq, ub, upper)
+        with np.errstate(divide="ignore"):
+            loga = np.log(np.maximum(res.x, 0.0)) - self.logF
+        return bound, loga
+
+
+def ridge_boxes(grid: CellGrid, loga: np.ndarray, eps: float, upper: bool = True, most: int = 5):
+    """The tops (upper side; bottoms for the lower side) of the LP's cell profile as boxes with
+    heights: the cells that no neighbour dominates (:math:`s_i > s_j - |v|`), grouped by
+    height and adjacency; a group that reaches the edge of the box of cells runs on to
+    infinity.  The ``most`` heaviest groups (prior mass times likelihood) are kept."""
+    s = loga / eps if upper else -loga / eps
+    ok = np.isfinite(s)
+    s = np.where(ok, s - np.max(s[ok]), -np.inf)
+    dom = ~ok
+    for a, b in ((grid.pa, grid.pb), (grid.pb, grid.pa)):
+        np.logical_or.at(dom, a, s[b] - grid.plen >= s[a] - 1e-7)
+    roots = np.flatnonzero(~dom)
+    if roots.size == 0:
+        return None
+    # components: neighbouring roots at the same height
+    parent = {int(r): int(r) for r in roots}
+
+    def find(x):
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    isroot = ~dom
+    same = isroot[grid.pa] & isroot[grid.pb]
+    same[same] = np.abs(s[grid.pa[same]] - s[grid.pb[same]]) <= 1e-6
+    for a, b in zip(grid.pa[same], grid.pb[same], strict=True):
+        ra, rb = find(int(a)), find(int(b))
+        if ra != rb:
+            parent[ra] = rb
+    groups: dict = {}
+    for r in roots:
+        groups.setdefault(find(int(r)), []).append(int(r))
+    centres = [(e[:-1] + e[1:]) / 2 for e in grid.edges]
+    boxes = []
+    for members in groups.values():
+        idx = np.array(np.unravel_index(np.array(members), grid.shape))
+        a = np.array([centres[c][idx[c]].min() for c in range(len(grid.shape))])
+        b = np.array([centres[c][idx[c]].max() for c in range(len(grid.shape))])
+        for c in range(len(grid.shape)):
+            if idx[c].min() == 0 and idx[c].max() > idx[c].min():
+                a[c] = -math.inf
+            if idx[c].max() == grid.shape[c] - 1 and idx[c].max() > idx[c].min():
+                b[c] = math.inf
+        m = np.array(members)
+        weight = float(np.max(grid.logF[m] + eps * s[m]))
+        boxes.append((weight, a, b, float(s[members[0]])))
+    boxes.sort(key=lambda x: -x[0])
+    top = boxes[0][0]
+    boxes = [x for x in boxes if x[0] >= top - 30][:most]
+    return [x[1] for x in boxes], [x[2] for x in boxes], [x[3] for x in boxes]
+
+
+def best_ridges(model: GoalModel, tc, eps: float, start, upper: bool = True, fev: int = 300):
+    """The ridge witness (:class:`~garesearch.optimal._goal_pyramid.RidgeWitness`) with the most
+    extreme posterior at ``eps`` (largest for ``upper``), by Nelder-Mead from the boxes
+    ``start`` (their finite ends, a degenerate side as one value, and the heights but the
+    first)."""
+    from scipy.optimize import minimize
+
+    from ._goal_pyramid import RidgeWitness
+
+    A0, B0, S0 = (np.array(x, float) for x in start)
+    k, d = A0.shape
+    slots = []  # (box, coord, which) with which in {"both", "a", "b"}
+    for i in range(k):
+        for c in range(d):
+            if A0[i, c] == B0[i, c]:
+                slots.append((i, c, "both"))
+            else:
+                if math.isfinite(A0[i, c]):
+                    slots.append((i, c, "a"))
+                if math.isfinite(B0[i, c]):
+                    slots.append((i, c, "b"))
+    z0 = np.array([A0[i, c] if w != "b" else B0[i, c] for i, c, w in slots] + list(S0[1:]))
+
+    def make(z):
+        A, B, S = A0.copy(), B0.copy(), S0.copy()
+        for (i, c, w), v in zip(slots, z, strict=False):
+            if w in ("both", "a"):
+                A[i, c] = v
+            if w in ("both", "b"):
+                B[i, c] = v
+        S[1:] = z[len(slots):]
+        lo, hi = np.minimum(A, B), np.maximum(A, B)
+        return RidgeWitness(model, tc, lo, hi, S, upper)
+
+    def f(z):
+        check_time()  # (under a wall-clock cap only)
+        # (about 400 levels either way: the upper side's layer cake doubles them)
+        v = make(z).posterior(eps, levels=201 if upper else 401)
+        return -v if upper else v
+
+    step = 0.05 * model_scale(model)
+    res = minimize(f, z0, method="Nelder-Mead",
+                   options={"initial_simplex": [z0] + [z0 + step * np.eye(z0.size)[j] for j in range(z0.size)],
+                            "maxfev": fev, "xatol": 1e-4, "fatol": 1e-9})
+    return make(res.x)  # (Nelder-Mead keeps the best point, z0 included)
+
+
+def _plan(model: GoalModel, tc, cells: int) -> tuple[float, int]:
+    """The cell side for a grid of about ``cells`` cells, and the number of cells it gives
+    (more where a band is too narrow for the side: a cell cannot be wider than its band).
+    Equal sides chain exactly through the neighbours: a common side :math:`2 r_c / n_c` is
+    taken if one lies within a factor 1.6."""
+    ranges = _ranges(model, tc)
+    ext, r = [hi - lo for _, _, lo, hi in ranges], [rc for _, rc, _, _ in ranges]
+    h = (math.prod(ext) / cells) ** (1 / len(ext))
+    best = None
+    for n0 in range(1, min(int(3 * 2 * r[0] / h) + 2, 10_000)):
+        hc = 2 * r[0] / n0
+        if all(abs(2 * rc / hc - round(2 * rc / hc)) < 1e-9 * (2 * rc / hc) for rc in r[1:]):
+            if abs(math.log(hc / h)) < math.log(1.6) and (best is None or abs(math.log(hc / h)) < abs(math.log(best / h))):
+                best = hc
+    h = best or h
+    count = math.prod(math.ceil(e / (2 * rc / max(1, round(2 * rc / h)))) + 2 for e, rc in zip(ext, r, strict=True))
+    return h, count
+
+
+def cell_grid(model: GoalModel, tc, cells: int) -> CellGrid:
+    """A grid of about ``cells`` cells (see :func:`_plan`)."""
+    return CellGrid(model, tc, _plan(model, tc, cells)[0])
+
+
+def witness_root(w, target: float, upper: bool, e0: float, rtol: float) -> float:
+    """Smallest epsilon found at which the witness ``w`` crosses ``target`` (its posterior is
+    monotone in epsilon): secant steps on the logit from ``e0``, every returned value checked
+    (``inf`` if none is found below 1e3 * e0; :func:`garesearch._roots.secant_crossing`)."""
+    # (about 8000 levels: a slightly looser bound than the default, as sound)
+    return secant_crossing(lambda e: w.posterior(e, levels=4001 if upper else 8001), target, upper, e0, rtol)
+
+
+class CellSide:
+    """Certified bracket of one side from cell relaxations (the sound end) and ridge or pyramid
+    witnesses (the other end)."""
+
+    def __init__(self, model, tc, target, upper, rtol, eps0):
+        self.model, self.tc, self.target, self.upper, self.rtol = model, tc, target, upper, rtol
+        self.scale = model_scale(model)
+        self.lo, self.hi, self.wit, self.lps, self.at_lo = 0.0, math.inf, None, 0, math.nan
+        self.trial = eps0 if eps0 and math.isfinite(eps0) and eps0 > 0 else 1.0 / self.scale
+        self.size: dict = {}
+        self.last = None  # (grid, eps, loga) of the last LP
+        self.slope = None  # d logit(bound) / d log(eps), from the last secant
+        self.cut_short = False  # the wall-clock cap stopped the schedule
+
+    def _safe(self, bound: float) -> bool:
+        return bound <= self.target if self.upper else bound >= self.target
+
+    def lp(self, grid: CellGrid, eps: float) -> float:
+        """One relaxation LP; the sound end moves to ``eps`` if the bound holds there."""
+        bound, loga = grid.solve(eps, self.upper)
+        self.lps += 1
+        self.size = {"cells": grid.n, "shape": list(grid.shape)}
+        self.last = (grid, eps, loga)
+        if self._safe(bound) and eps > self.lo:
+            self.lo, self.at_lo = eps, bound
+        return bound
+
+    def crossing(self, grid: CellGrid, first: float | None = None, lps: int = 6,
+                 shrink: float = 0.0, stop: float = math.inf, once: bool = False) -> float:
+        """Secant search (logit of the bound against log epsilon) for the epsilon where
+        ``grid``'s bound meets the target, at most ``lps`` LPs; the sound end moves with every
+        certified trial.  Returns the last estimate.  ``shrink``: each trial goes that much
+        (relative) below the estimate, so that it is likely certified; a single point steps by
+        the last slope.  ``stop``: a sound end that is enough (the search ends once it is
+        reached); ``once``: end at the first certified trial (a finer grid follows)."""
+        pts: list = []
+        trial = first or self.trial
+        up, est = math.inf, trial
+        yt = clamped_logit(self.target)
+        for _ in range(lps):
+            b = self.lp(grid, trial)
+            pts.append((trial, b))
+            if not self._safe(b):
+                up = min(up, trial)
+            nxt = secant_logit_trial(pts, self.target)
+            if nxt is not None and len(pts) >= 2:
+                (e1, b1), (e2, b2) = pts[-2:]
+                self.slope = (clamped_logit(b2) - clamped_logit(b1)) / (math.log(e2) - math.log(e1))
+            elif self.slope and 0 < b < 1 and (self.slope > 0) == self.upper:
+                nxt = trial * math.exp((yt - clamped_logit(b)) / self.slope)
+            lo = self.lo
+            if nxt is None or not (lo < nxt < up):
+                nxt = math.sqrt(lo * up) if lo > 0 and math.isfinite(up) else (up / 2 if math.isfinite(up) else trial * 4)
+            est = nxt
+            if self.lo >= stop or (once and self._safe(b)):
+                break
+            if lo > 0 and nxt <= lo * (1 + self.rtol / 8):
+                break
+            new = nxt * (1 - shrink)
+            if lo > 0:
+                new = max(new, lo * (1 + self.rtol / 16))
+            if abs(new / trial - 1) < self.rtol / 16:
+                break
+            trial = new
+        self.trial = est
+        return est
+
+    def witness(self, eps: float, fev: int = 300) -> None:
+        """The best witness near ``eps``: ridges from the last LP's profile (a shifted
+        pyramid if there is no profile; ``fev`` evaluations of the Nelder-Mead search); ``hi``
+        where it crosses the target."""
+        from ._goal_pyramid import best_pyramid
+
+        w = None
+        if self.last is not None:
+            grid, e, loga = self.last
+            start = ridge_boxes(grid, loga, e, self.upper)
+            if start is not None:
+                w = best_ridges(self.model, self.tc, eps, start, self.upper, fev=fev)
+        if w is None:
+            w = best_pyramid(self.model, self.tc, eps, self.upper)
+        root = witness_root(w, self.target, self.upper, eps, self.rtol / 50)
+        if root < self.hi:
+            self.hi, self.wit = root, w
+
+    def bracket(self):
+        from ._certify import Bracket
+
+        with uncapped():
+            post = self.wit.posterior(self.hi) if self.wit is not None and math.isfinite(self.hi) else math.nan
+        return Bracket(self.lo, self.hi, self.wit, post, self.lps, self.size, self.at_lo,
+                       cut_short=self.cut_short)
+
+
+
+#: cells of the grids, coarse to fine (the schedule takes those up to about 80 / rtol)
+SIZES = (800, 3000, 7000, 16000, 36000)
+
+
+def schedule(rtol: float, sizes=SIZES) -> tuple:
+    """The grids of the work schedule for ``rtol``: the cell counts of ``sizes`` up to
+    ``80 / rtol`` (the first always; 800, 3,000 and 7,000 cells at the default 1 %).  The
+    relaxation's crossing converges about as the inverse of the number of cells, so a tenth
+    of ``rtol`` takes about ten times the cells."""
+    return tuple(n for k, n in enumerate(sizes) if k == 0 or n <= 80.0 / rtol)
+
+
+def cell_sides(model, tc, targets, rtol, eps0, sizes=None):
+    """Certified brackets of both sides (``targets``: name -> (target, upper)) by cell
+    relaxations on grids of about ``sizes`` cells (default: :func:`schedule` of ``rtol``).
+    Every side finds its crossing on the coarsest grid (at most 6 LPs); the side that
+    crosses first gets its witness there (a Nelder-Mead search of 300 evaluations from the
+    LP's profile, then at most 12 secant steps to its crossing).  Then, while the bracket is
+    wider than ``rtol``, the side with the lower sound end moves to its next grid, starting
+    where the crossings of its coarser grids extrapolate to (second order in the cell side),
+    a little below (at most 3 LPs per grid, and one more at the point that would be enough).
+    Every decision is on the computed bounds: the work depends on the arguments only.  Under
+    a wall-clock cap the schedule stops where the cap runs out (the brackets so far,
+    ``cut_short``)."""
+    sizes = schedule(rtol) if sizes is None else tuple(sizes)
+    sides = {n: CellSide(model, tc, tg, up, rtol, eps0) for n, (tg, up) in targets.items()}
+    try:
+        _cell_schedule(model, tc, sides, rtol, sizes)
+    except BudgetExhausted:
+        for side in sides.values():
+            side.cut_short = True
+    return {n: s.bracket() for n, s in sides.items()}
+
+
+def _cell_schedule(model, tc, sides, rtol, sizes):
+    grids: dict = {}
+
+    def grid(k):
+        if k not in grids:
+            grids[k] = cell_grid(model, tc, sizes[k])
+        return grids[k]
+
+    level = dict.fromkeys(sides, 0)
+    found: dict = {n: [] for n in sides}  # (cell side, crossing estimate) per grid
+    for n, side in sides.items():
+        g = grid(0)
+        found[n].append((float(g.steps.max()), side.crossing(g)))
+    # the witness of the side whose crossing comes first, then of the others whose crossing
+    # lies below it (they may bind)
+    first_n = min(sides, key=lambda n: found[n][-1][1])
+    sides[first_n].witness(found[first_n][-1][1])
+    for n in sides:
+        if n != first_n and found[n][-1][1] < found[first_n][-1][1]:
+            sides[n].witness(found[n][-1][1])
+    tried: set = set()
+    while True:
+        hi = min(s.hi for s in sides.values())
+        n = min(sides, key=lambda n: sides[n].lo)
+        side = sides[n]
+        if not math.isfinite(hi) or hi - side.lo <= rtol * hi:
+            break
+        # enough: beyond the others' sound end this side no longer binds, and beyond
+        # hi (1 - 0.8 rtol) the bracket is narrow enough.  Try there on this side's grid first,
+        # if that grid's crossing lies beyond it
+        enough = min([s.lo for m, s in sides.items() if m != n] + [hi * (1 - 0.8 * rtol)])
+        if (level[n] > 0 and (n, level[n]) not in tried and side.lo < enough
+                and found[n][-1][1] >= enough * (1 + rtol / 16)):
+            tried.add((n, level[n]))
+            side.lp(grid(level[n]), enough)
+            continue
+        k = level[n] + 1
+        if k >= len(sizes):
+            break
+        g = grid(k)
+        h = float(g.steps.max())
+        # the crossings converge to about second order in the cell side: extrapolate from the
+        # last two grids (from the last one towards the witness end at first)
+        (h1, c1) = found[n][-1]
+        if len(found[n]) >= 2 and found[n][-2][0] > h1:
+            h0, c0 = found[n][-2]
+            lim = c1 + (c1 - c0) * h1 ** 2 / (h0 ** 2 - h1 ** 2)
+        else:
+            lim = hi
+        first = lim - (lim - c1) * (h / h1) ** 2
+        # a little below (a failed trial costs a second LP), and no higher than the bracket needs
+        first = max(min(first * (1 - rtol / 3), hi * (1 - rtol / 2)), side.lo * (1 + rtol / 16))
+        est = side.crossing(g, first=first, lps=3, shrink=rtol / 8, stop=hi * (1 - rtol),
+                            once=k + 1 < len(sizes))
+        found[n].append((h, est))
+        level[n] = k
