@@ -57,7 +57,7 @@ Far tails
 ---------
 As :math:`t_i \to \pm\infty` along an unbounded end, :math:`p_i \to 0` and, where the prior's
 declared tail has hazard rate at least :math:`\lambda` beyond the scan
-(:func:`garesearch.optimal._kernels.far_tail_epsilon`), the one-attribute worst posterior tends to
+(:func:`garesearch.optimal._kernels_certify.far_tail_epsilon`), the one-attribute worst posterior tends to
 :math:`u_\infty(\epsilon) = 1 - e^{-r(\epsilon^2 - \lambda^2)/\epsilon}` for
 :math:`\epsilon > \lambda` (0 otherwise; :mod:`garesearch.optimal`), while :math:`V_i \ge 0`.
 Each such end is one more value of the part, the limit, with :math:`U_i = u_\infty`,
@@ -101,7 +101,8 @@ from ..errors import InfeasibleError, ParameterError
 from ..priors import Categorical
 from ._certify import Bracket, BudgetExhausted, check_time, odds_to_posterior, wall_clock_cap
 from ._goal_model import GoalModel, goal_probability
-from ._kernels import Margins, _log_odds_bounds, far_tail_epsilon, logit_bounds
+from ._kernels import Margins, _log_odds_bounds, logit_bounds
+from ._kernels_certify import far_tail_epsilon
 
 __all__ = ["MAX_RECORDS", "REL", "STARTS", "TIE", "ZOOM_LEVELS", "ZOOM_POINTS", "Screen", "screen",
            "worst_result"]

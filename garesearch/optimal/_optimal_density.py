@@ -62,7 +62,7 @@ class DensityProblem:
         resolved = np.spacing(np.abs(ts)) <= r * 2.0**-26
         self.ts = ts[resolved] if np.any(resolved) else ts
         # the far tails beyond the scan: each unbounded end's declared tail, with its smallest
-        # hazard rate beyond the scan's outermost ball (garesearch.optimal._kernels.far_tail_epsilon)
+        # hazard rate beyond the scan's outermost ball (garesearch.optimal._kernels_certify.far_tail_epsilon)
         self.ends = {}
         if math.isinf(self.low):
             self.ends["left"] = float(self.ts[0])

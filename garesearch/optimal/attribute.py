@@ -60,7 +60,7 @@ density can tell a small rate from a vanishing one, so the tails are *declared*,
 sound default, heavier than every exponential).  The scan over ``t`` covers the tails down to
 masses of 1e-30 (where float64 still resolves the ball); beyond it the limit is taken with
 :math:`\lambda` the smallest hazard rate the declared tail allows there
-(:func:`garesearch.optimal._kernels.far_tail_epsilon`).
+(:func:`garesearch.optimal._kernels_certify.far_tail_epsilon`).
 
 What is certified
 -----------------
@@ -106,7 +106,8 @@ from .._roots import grow_bracket_evenly, secant_root
 from .._univariate import check_common, laplace_scale
 from ..errors import InfeasibleError, ParameterError
 from ..priors import Categorical, Prior, _middle
-from ._kernels import Margins, Side, certify_density, far_tail_epsilon, logit_bounds, solve_finite
+from ._kernels import Margins, logit_bounds
+from ._kernels_certify import Side, certify_density, far_tail_epsilon, solve_finite
 from ._optimal_density import S_GRID, DensityProblem
 from ._optimal_finite import FiniteProblem, worst_posterior_lp
 
@@ -203,7 +204,7 @@ def _limit(pb, eps, side, ts):
 
 def _solve(pb, delta, side, ts):
     """An estimate of the side's epsilon for a prior with a density: ``(eps, t, c, value)``
-    (the proof follows in :func:`garesearch.optimal._kernels.certify_density`).
+    (the proof follows in :func:`garesearch.optimal._kernels_certify.certify_density`).
 
     The root of the grid's largest margin first (on the coarse tables,
     :class:`garesearch.optimal._optimal_density.DensityProblem`), then secant steps on the refined
