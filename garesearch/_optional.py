@@ -7,8 +7,8 @@ import importlib.metadata
 import importlib.util
 from types import ModuleType
 
-__all__ = ["JUPYTER_STACK", "MissingDependencyError", "missing_jupyter_stack", "require",
-           "require_jupyter_stack"]
+__all__ = ["JUPYTER_STACK", "MissingDependencyError", "lazy_attributes", "missing_jupyter_stack",
+           "require", "require_jupyter_stack"]
 
 #: What ``garesearch reproduce`` needs to execute the notebooks and write offline HTML: the
 #: distributions of the ``reproduce`` extra, each with the module that shows it is installed
@@ -139,3 +139,32 @@ def require_jupyter_stack(command: str, extra: str = "reproduce") -> None:
             f"(missing: {', '.join(missing)})",
             name=missing[0],
         )
+
+
+def lazy_attributes(package: str, names: dict[str, str]):
+    """PEP 562 ``__getattr__`` and ``__dir__`` for a package whose attributes load on first use.
+
+    ``names`` maps each attribute to the module (relative to ``package``) that holds it; an
+    attribute named after that module itself (``{"cli": ".cli"}``) is the module.  A loaded
+    attribute is kept in the package's namespace, so each loads once.
+
+    Examples
+    --------
+    >>> getattr_, dir_ = lazy_attributes("garesearch", {"bound": ".bound"})
+    >>> getattr_("bound").__name__
+    'garesearch.bound'
+    """
+    import sys
+
+    def __getattr__(name: str):
+        if name not in names:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        module = importlib.import_module(names[name], package)
+        value = module if names[name].rsplit(".", 1)[-1] == name else getattr(module, name)
+        setattr(sys.modules[package], name, value)
+        return value
+
+    def __dir__():
+        return sorted(set(vars(sys.modules[package])) | set(names))
+
+    return __getattr__, __dir__

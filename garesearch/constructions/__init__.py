@@ -22,18 +22,8 @@ Examples
 
 from __future__ import annotations
 
-import importlib
+from .._optional import lazy_attributes
 
 __all__ = ["comparison_sets", "counterexamples", "or_lower", "pointwise"]
 
-
-def __getattr__(name: str):
-    if name in __all__:
-        module = importlib.import_module(f".{name}", __name__)
-        globals()[name] = module
-        return module
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_attributes(__name__, {name: f".{name}" for name in __all__})

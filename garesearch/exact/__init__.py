@@ -68,7 +68,7 @@ bracketed on a grid of outputs and refined by Brent's method.
 
 from __future__ import annotations
 
-import importlib
+from .._optional import lazy_attributes
 
 #: public name -> the module (relative to this package) that defines it, loaded on first use
 _LAZY: dict[str, str] = {
@@ -107,14 +107,4 @@ __all__ = [
     "soundness_search",
 ]
 
-
-def __getattr__(name: str):
-    if name in _LAZY:
-        value = getattr(importlib.import_module(_LAZY[name], __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_attributes(__name__, _LAZY)

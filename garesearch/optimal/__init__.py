@@ -24,7 +24,7 @@ Examples
 
 from __future__ import annotations
 
-import importlib
+from .._optional import lazy_attributes
 
 #: the public names of :mod:`garesearch.optimal.attribute`, given here too
 __all__ = ["OptimalResult", "epsilon_optimal", "posterior_extremes", "worst_posterior_lp"]
@@ -32,18 +32,5 @@ __all__ = ["OptimalResult", "epsilon_optimal", "posterior_extremes", "worst_post
 #: the modules loaded on first use as attributes (``garesearch.optimal.goals``)
 _SUBMODULES = ["attribute", "goals", "least_noise"]
 
-
-def __getattr__(name: str):
-    if name in __all__:
-        value = getattr(importlib.import_module(".attribute", __name__), name)
-        globals()[name] = value
-        return value
-    if name in _SUBMODULES:
-        module = importlib.import_module(f".{name}", __name__)
-        globals()[name] = module
-        return module
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(set(globals()) | set(__all__) | set(_SUBMODULES))
+__getattr__, __dir__ = lazy_attributes(
+    __name__, {**{name: ".attribute" for name in __all__}, **{name: f".{name}" for name in _SUBMODULES}})

@@ -27,7 +27,7 @@ Examples
 
 from __future__ import annotations
 
-import importlib
+from .._optional import lazy_attributes
 
 __all__ = [
     "accounting",
@@ -40,14 +40,4 @@ __all__ = [
     "tail",
 ]
 
-
-def __getattr__(name: str):
-    if name in __all__:
-        module = importlib.import_module(f".{name}", __name__)
-        globals()[name] = module
-        return module
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_attributes(__name__, {name: f".{name}" for name in __all__})
