@@ -1,9 +1,9 @@
-"""Certified integrals and tails of the priors: the tilted masses (the integrals of
-exp(+-epsilon |x - c|) dF over a ball and outside it) as intervals with bounded rounding
-(:mod:`garesearch.enclosures.tilted`), and the tails of scipy's families declared from their
-formulas (:mod:`garesearch.enclosures.tails`) and the declared curvature of their
-log-densities (:mod:`garesearch.enclosures.curvature`), on which the optimum of Sec. 4.1 and the exact
-advantage of Sec. 3.2 rest.
+r"""Certified integrals and tails of the priors: the tilted masses (the integrals
+:math:`\int e^{\pm\epsilon |x - c|}\,dF` over a ball and outside it) as intervals with bounded
+rounding (:mod:`garesearch.enclosures.tilted`), the tails of scipy's families declared from
+their formulas (:mod:`garesearch.enclosures.tails`) and the declared curvature of their
+log-densities (:mod:`garesearch.enclosures.curvature`), on which the optimum of Sec. 4.1 and
+the exact advantage of Sec. 3.2 rest.
 
 Its public modules:
 
