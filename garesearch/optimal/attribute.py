@@ -481,6 +481,15 @@ def _expit(x: float) -> float:
     return math.exp(x) / (1.0 + math.exp(x))
 
 
+def _no_noise_needed(prior, t, r, delta, p, sides, upper=math.inf, lower=math.inf) -> OptimalResult:
+    """The result when no mechanism can move the posterior beyond ``delta`` (epsilon ``inf``)."""
+    return OptimalResult(
+        epsilon=math.inf, t=t, r=r, delta=delta, p=p, binding="none", epsilon_upper=upper,
+        epsilon_lower=lower, centre=None, posterior=None, sides=sides, prior=prior,
+        epsilon_hi=math.inf,
+    )
+
+
 def epsilon_optimal(
     prior: Prior, *, r: float, delta: float, t: Any = None, sides: str = "both"
 ) -> OptimalResult:
@@ -556,20 +565,12 @@ def epsilon_optimal(
             raise ParameterError(f"t must lie in the prior's support [{low}, {high}]; got {t}")
         if pb.ball(float(t)) is None:
             # no value within r of t: no guess can be right, whatever the mechanism
-            return OptimalResult(
-                epsilon=math.inf, t=float(t), r=r, delta=delta, p=0.0, binding="none",
-                epsilon_upper=math.inf, epsilon_lower=math.inf, centre=None, posterior=None,
-                sides=sides, prior=prior, epsilon_hi=math.inf,
-            )
+            return _no_noise_needed(prior, float(t), r, delta, 0.0, sides)
         ts = np.array([float(t)])
     low, high = prior.support
     if high - low <= r:  # every ball holds the whole support: the posterior is 1 whatever the output
         t0 = float(t) if t is not None else None
-        return OptimalResult(
-            epsilon=math.inf, t=t0, r=r, delta=delta, p=1.0 if t0 is not None else math.nan,
-            binding="none", epsilon_upper=math.inf, epsilon_lower=math.inf, centre=None,
-            posterior=None, sides=sides, prior=prior, epsilon_hi=math.inf,
-        )
+        return _no_noise_needed(prior, t0, r, delta, 1.0 if t0 is not None else math.nan, sides)
     mg = Margins(prior, r, delta)
     found = {"upper": Side(math.inf, math.inf), "lower": Side(math.inf, math.inf)}
     for side in ("lower", "upper"):  # (the lower side first: where it cannot be met, e.g. over a
@@ -582,11 +583,7 @@ def epsilon_optimal(
     if math.isinf(eps):
         t0 = float(t) if t is not None else None
         ball = pb.ball(t0) if t0 is not None else None
-        return OptimalResult(
-            epsilon=math.inf, t=t0, r=r, delta=delta, p=ball[2] if ball else math.nan,
-            binding="none", epsilon_upper=up.lo, epsilon_lower=low.lo, centre=None,
-            posterior=None, sides=sides, prior=prior, epsilon_hi=math.inf,
-        )
+        return _no_noise_needed(prior, t0, r, delta, ball[2] if ball else math.nan, sides, up.lo, low.lo)
     binding = "upper" if up.lo <= low.lo else "lower"
     side = found[binding]
     tw, cw = side.t, side.c
