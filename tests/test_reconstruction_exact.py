@@ -307,7 +307,8 @@ def quad_success(x, w, name, s, r):
                         breaks.add(c)
     else:  # sign changes of each difference on a fine grid, refined by Brent
         grid = np.linspace(x[0] - 30 * s, x[-1] + 30 * s, 60001)
-        vals = np.array([[h(y) for h in hs] for y in grid])
+        fv = np.vectorize(f, otypes=[float])  # the same density, over the grid at once
+        vals = np.stack([sum((w[i] * fv(grid - x[i]) for i in S), np.zeros_like(grid)) for S in sets], axis=1)
         for j in range(len(hs)):
             for k in range(j + 1, len(hs)):
                 d = vals[:, j] - vals[:, k]
