@@ -44,7 +44,7 @@ EDGES, WEIGHTS = [-2.0, -1.0, 0.5, 0.6, 3.0], [0.2, 0.0, 0.5, 0.3]
 
 
 def _mp_density(dist):
-    """The scipy density as an mpmath function (its definition, at 30 digits)."""
+    """The scipy density as an mpmath function (its definition, at the working precision)."""
     name = dist.dist.name
     shapes, loc, scale = dist.dist._parse_args(*dist.args, **dist.kwds)
     loc, scale = mpmath.mpf(loc), mpmath.mpf(scale)
@@ -87,7 +87,7 @@ def _tail_quadrature(dist, k, x, side, breaks=()):
     lo, hi = (float(v) for v in dist.support())
     scale = float(dist.std()) if math.isfinite(dist.std()) else float(dist.ppf(0.75) - dist.ppf(0.25))
     step = min(scale, 1.0 / abs(k)) if k else scale
-    with mpmath.workdps(30):
+    with mpmath.workdps(20):
         if side == "left":
             a = max(lo, x - 120 * step)
             pts = sorted({max(lo, a), *[v for v in np.linspace(a, x, 121) if lo <= v <= x], x,

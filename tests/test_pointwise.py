@@ -303,7 +303,9 @@ def test_lognormal_defect_of_issue_13():
     assert res.posterior_bound() == pytest.approx(0.1, rel=1e-12)
     assert res.epsilon < -math.log1p(-0.1) / 100
     with mpmath.workdps(20):
-        ref = mpmath.findroot(lambda e: _mp_lognormal_F(mpmath.mpf(4.6e5), e), mpmath.mpf("1.0e-3"))
+        # secant from two points about the docstring's 1.0059e-3, to 1e-16 (the check is 2e-4)
+        ref = mpmath.findroot(lambda e: _mp_lognormal_F(mpmath.mpf(4.6e5), e),
+                              (mpmath.mpf("1.005e-3"), mpmath.mpf("1.007e-3")), tol=mpmath.mpf(10) ** -16)
     at = epsilon_pointwise(prior, r=100, delta=0.1, t=4.6e5, sides="upper")
     assert at.epsilon <= float(ref)
     assert at.epsilon == pytest.approx(float(ref), rel=2e-4)
