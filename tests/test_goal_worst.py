@@ -282,3 +282,18 @@ def test_no_leaked_warnings_in_the_screen():
         warnings.simplefilter("error")
         s = gw.screen(build_model(height | colour, math.inf), DELTA, "both")
     assert s.labels()[1] == "c" and 0 < s.epsilon < math.inf
+
+
+
+def test_one_attribute_goal_reports_the_attribute_optimum():
+    """A goal of one attribute with t=None answers with the attribute's own optimum over t, whose
+    bracket is the record's (no second solver runs at the worst record: for a heavy tail such
+    as t(3) the worst record lies near 1e8, where that solver took minutes).  Its value is checked
+    against closed forms in test_one_attribute_matches_closed_form."""
+    from garesearch.optimal import epsilon_optimal as attribute_optimum
+
+    res = epsilon_for_goal(Attribute(Normal(0, 1), r=R, name="x"), delta=DELTA)
+    one = attribute_optimum(Normal(0, 1), r=R, delta=DELTA)
+    assert (res.epsilon, res.epsilon_hi, res.t["x"], res.p) == (one.epsilon, one.epsilon_hi, one.t, one.p)
+    assert res.details["record_bracket"] == (one.epsilon, one.epsilon_hi) and res.method == "kernel"
+    assert res.binding == one.binding == "upper" and res.witness == {"kind": "laplace kernel", "centre": one.centre}

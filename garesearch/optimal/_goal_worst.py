@@ -717,8 +717,9 @@ def _limit_bracket(scr: Screen, model: GoalModel, delta: float, side: str) -> Br
 def worst_result(model: GoalModel, delta: float, sides: str, rtol, max_nodes: int, budget, event: str,
                  t0: float):
     """:func:`garesearch.optimal.goals.epsilon_optimal` with ``t=None`` for a goal with a
-    continuous part: the screen (one attribute: :func:`garesearch.optimal.epsilon_optimal`),
-    then the full solver at the worst record (module docstring)."""
+    continuous part: the screen, then the full solver at the worst record (module docstring);
+    for one attribute its own optimum over t (:func:`garesearch.optimal.epsilon_optimal`), whose
+    bracket is the record's."""
     from . import goals as go
 
     if any(part.kind == "ball" for part in model.parts):
@@ -741,22 +742,23 @@ def worst_result(model: GoalModel, delta: float, sides: str, rtol, max_nodes: in
             levels = {s: scr.level.get(s, math.inf) for s in ("upper", "lower")}
             tv, far, records, starts, cut = scr.labels(), scr.far_tail, scr.records, scr.starts, scr.cut_short
         res = None
-        if not far:
+        if not (far or one):  # (one attribute: its optimum's bracket is the record's own)
             res = go._solve_t(model, tv, delta, sides, rtol, max_nodes)
             cut = cut or res["cut_short"]
-    if far:
+    if far or one:
         binding = min(levels, key=lambda s: (levels[s], s != "upper"))
         post = math.nan if one and o.posterior is None else (o.posterior if one else None)
         side = Bracket(o.epsilon, o.epsilon_hi, None, post, bound=post) if one else \
             _limit_bracket(scr, model, delta, binding)
         up = side if binding == "upper" else Bracket(levels["upper"], math.inf)
         dn = side if binding == "lower" else Bracket(levels["lower"], math.inf)
-        p = 0.0 if one else float(goal_probability(model.terms, [  # (p_i -> 0 at a limit)
+        p = float(o.p) if one else float(goal_probability(model.terms, [  # (p_i -> 0 at a limit)
             0.5 * (pt.p_lo[i] + pt.p_hi[i]) if math.isfinite(pt.key(i)) else 0.0
             for pt, i in zip(scr.parts, scr.record[binding], strict=True)]))
         method = "kernel" if one else "product-bound"
-        witness = {"kind": "laplace kernel (far-tail limit)", "centre": o.centre} if one else side.witness.describe()
-        bracket = None
+        witness = {"kind": ("laplace" if binding == "upper" else "inverted") + " kernel"
+                   + (" (far-tail limit)" if far else ""), "centre": o.centre} if one else side.witness.describe()
+        bracket = None if far else (o.epsilon, o.epsilon_hi)
     else:
         up = res["sides"]["upper"]
         dn = res["sides"].get("lower", Bracket(math.inf, math.inf))
