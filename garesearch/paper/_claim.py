@@ -300,13 +300,16 @@ def cached(func):
 
 
 def clear_cache() -> None:
-    """Forget the cached computations (examples' optimisations, counterexamples).
+    """Forget the cached computations (examples' optimisations, counterexamples) and the
+    derivations' records (computed once each, :func:`garesearch.paper._proof.derivation`).
 
     Examples
     --------
     >>> clear_cache()
     """
-    for f in _CACHED:
+    from ._proof import registry
+
+    for f in [*_CACHED, *registry().values()]:
         f.cache_clear()
 
 
