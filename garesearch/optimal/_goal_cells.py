@@ -1,5 +1,7 @@
-r"""Cell-average relaxation of the worst posterior for goals of normal attributes under
-:math:`\ell_\infty` (beyond the paper; Sec. 4.2, 4.3).
+r"""Cell-average relaxation of the worst posterior for goals of two attributes under
+:math:`\ell_\infty`, numeric ones with log-concave priors (normal, uniform, gamma with shape at
+least 1, ...: :func:`garesearch.optimal._goal_cellaxes.is_log_concave`) or one categorical
+attribute under the discrete metric (beyond the paper; Sec. 4.2, 4.3).
 
 The record space is cut into equal cells aligned with the edges of :math:`X'` (cell sides
 :math:`h_c = 2 r_c / n_c` per coordinate).  For a likelihood :math:`L` with
@@ -12,7 +14,13 @@ of :math:`C_j` relative to that of :math:`C_i` (both shifted to start at 0) is
 :math:`f(y + v_c) / f(y)`, monotone in :math:`y` by log-concavity, so the two conditionals are
 stochastically ordered and :math:`Y_c - X_c` lies between :math:`v_c - h_c` and :math:`v_c`
 (for :math:`v_c \ge h_c`; mirror image for :math:`v_c < 0`): :math:`|Y_c - X_c| \le |v_c|`,
-hence :math:`L(X) \le e^{\epsilon \|v\|_\infty} L(Y)` pointwise and in expectation.
+hence :math:`L(X) \le e^{\epsilon \|v\|_\infty} L(Y)` pointwise and in expectation.  Where a
+density vanishes outside an interval (a uniform or gamma prior), the ratio is still monotone
+on the cell (0 or infinite beyond the support), and cells beyond the support hold no mass and
+drop out.  A categorical coordinate under the discrete metric keeps its atoms as cells: the
+conditional priors there are point masses, the coordinate's distance is 0 within an atom and
+1 across, so :math:`a_i \le e^{\epsilon \max(|v_0|, [\alpha \ne \beta])} a_j` for cells in
+atoms :math:`\alpha, \beta` at numeric offset :math:`v_0`.
 
 So the averages of every mechanism's likelihood satisfy the linear constraints of a finite
 problem on the cell centres (the neighbours' translations suffice: they chain to the others),
@@ -27,15 +35,16 @@ out only loosens the bound.
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
 
 from .._roots import clamped_logit, secant_crossing, secant_logit_trial
-from ..priors import Normal
 from ._certify import BudgetExhausted, certified_bound, check_time, solve_lp, uncapped
-from ._goal_kernels import log_diff_ndtr, log_tilted
-from ._goal_model import GoalModel, in_goal_set, model_scale
+from ._goal_cellaxes import cell_range, is_log_concave, log_cell_masses, window_rows
+from ._goal_kernels import log_tilted
+from ._goal_model import GoalModel, in_goal_set, model_scale, record_distance
 
 __all__ = ["SIZES", "CellGrid", "best_ridges", "cell_grid", "cell_sides", "cells_apply", "ridge_boxes",
            "schedule"]
@@ -45,12 +54,15 @@ _TAIL_Q = 1e-5
 
 
 def cells_apply(model: GoalModel, tc) -> bool:
-    """Whether the cell relaxation applies: ``norm=inf``, two coordinates, each a numeric
-    attribute of its own with a normal prior (log-concave, for the lemma), and cells as wide as
-    the coarsest grid needs fit in the bands (at most twice its size)."""
+    """Whether the cell relaxation applies: ``norm=inf``, two coordinates, each an attribute
+    of its own: numeric ones with a log-concave prior (for the lemma;
+    :func:`garesearch.optimal._goal_cellaxes.is_log_concave`), at most one categorical one
+    under the discrete metric (its atoms are the cells), and cells as fine as the coarsest
+    grid needs fit in the bands (at most twice its size)."""
     if not (math.isinf(model.norm) and model.ncoord == 2
-            and all(p.kind == "num" for p in model.parts)
-            and all(isinstance(pr, Normal) for pr in model.priors)):
+            and all(p.kind in ("num", "disc") for p in model.parts)
+            and sum(p.kind == "num" for p in model.parts) >= 1
+            and all(d or is_log_concave(pr) for pr, d in zip(model.priors, model.discrete, strict=True))):
         return False
     return _plan(model, tc, SIZES[0])[1] <= 2 * SIZES[0]
 
@@ -67,67 +79,139 @@ def _ranges(model: GoalModel, tc) -> list[tuple[float, float, float, float]]:
 
 def _ranges_of(model: GoalModel, tc) -> list[tuple[float, float, float, float]]:
     out = []
-    for c, prior in enumerate(model.priors):
-        r = next(p for p in model.parts if c in p.coords).r
+    for c, (prior, disc) in enumerate(zip(model.priors, model.discrete, strict=True)):
         t = float(tc[c])
-        out.append((t, r, min(float(prior.quantile(_TAIL_Q)), t - r), max(float(prior.upper_quantile(_TAIL_Q)), t + r)))
+        if disc:  # (the atoms: no range)
+            out.append((t, 0.0, 0.0, float(len(prior.values))))
+            continue
+        r = next(p for p in model.parts if c in p.coords).r
+        out.append((t, r, *cell_range(prior, t, r, _TAIL_Q)))
     return out
 
 
 class CellGrid:
-    """Equal cells of side about ``h`` (per coordinate :math:`2 r_c / n_c`), aligned with the
-    edges of :math:`X'`, over the priors' central mass; :meth:`solve` gives the certified
-    bound on the worst posterior at ``eps``."""
+    """Cells aligned with the edges of :math:`X'` over the priors' central mass (a numeric
+    coordinate in cells of side :math:`2 r_c / n_c`, cut to the support; a categorical one in
+    its atoms); :meth:`solve` gives the certified bound on the worst posterior at ``eps``.
+    ``h``: the side wanted, one for all numeric coordinates or one per coordinate."""
 
-    def __init__(self, model: GoalModel, tc, h: float):
+    def __init__(self, model: GoalModel, tc, h):
         self.model, self.tc = model, [float(v) for v in tc]
-        edges, steps = [], []
-        for t, r, lo, hi in _ranges(model, tc):
-            n = max(1, round(2 * r / h))
+        d = model.ncoord
+        hs = np.broadcast_to(np.asarray(h, float), (d,))
+        self.disc = np.array(model.discrete, dtype=bool)
+        edges, steps, logm, centres = [], [], [], []
+        for c, (t, r, lo, hi) in enumerate(_ranges(model, tc)):
+            prior = model.priors[c]
+            if self.disc[c]:
+                edges.append(None)
+                steps.append(0.0)
+                with np.errstate(divide="ignore"):
+                    logm.append(np.log(np.asarray(prior.probs, dtype=float)))
+                centres.append(np.arange(len(prior.values), dtype=float))
+                continue
+            n = max(1, round(2 * r / hs[c]))
             step = 2 * r / n
-            k_lo = max(0, math.ceil((t - r - lo) / step))
-            k_hi = max(n, math.ceil((hi - (t - r)) / step))
-            edges.append(t - r + step * np.arange(-k_lo, k_hi + 1))
+            k_lo = math.floor((lo - (t - r)) / step + 1e-9)
+            k_hi = max(k_lo + 1, math.ceil((hi - (t - r)) / step - 1e-9))
+            e = t - r + step * np.arange(k_lo, k_hi + 1)
+            edges.append(e)
             steps.append(step)
-        self.edges, self.steps = edges, np.array(steps)
-        self.shape = tuple(len(e) - 1 for e in edges)
+            # log cell masses, accurate in the tails (-inf: no mass, beyond the support)
+            logm.append(log_cell_masses(prior, e))
+            centres.append((e[:-1] + e[1:]) / 2)
+        self.edges, self.steps, self.logm, self.centres = edges, np.array(steps), logm, centres
+        self.shape = tuple(len(x) for x in centres)
         self.n = math.prod(self.shape)
-        # log cell masses per coordinate, accurate in the tails
-        self.logm = [log_diff_ndtr((e[:-1] - p.mu) / p.sigma, (e[1:] - p.mu) / p.sigma)
-                     for e, p in zip(edges, model.priors, strict=True)]
-        centres = [(e[:-1] + e[1:]) / 2 for e in edges]
         grids = np.meshgrid(*centres, indexing="ij")
         self.inside = in_goal_set(model, np.stack(grids, axis=-1), self.tc).ravel()
-        self.logF = sum(np.meshgrid(*self.logm, indexing="ij")).ravel()
+        self.logF = sum(np.meshgrid(*logm, indexing="ij")).ravel()
+        self.live = np.isfinite(self.logF)  # (cells of no prior mass drop out)
         self._offsets()
-        # the prior outside the box, region by region: per coordinate below (-1), beside (0) or
-        # above (1) the box (see :meth:`tail_coefficients`)
-        d = len(self.shape)
-        patterns = np.array(np.meshgrid(*[[-1, 0, 1]] * d, indexing="ij")).reshape(d, -1).T
+        # the prior outside the box, region by region: per numeric coordinate below (-1),
+        # beside (0) or above (1) the box (see :meth:`tail_coefficients`)
+        choices = [[0] if self.disc[c] else [-1, 0, 1] for c in range(d)]
+        patterns = np.array(np.meshgrid(*choices, indexing="ij")).reshape(d, -1).T
         self.tail_regions = [p for p in patterns if np.any(p)]
 
+    def offset_lengths(self, offsets) -> np.ndarray:
+        """The distance of the translation by each offset (in cells; a categorical coordinate
+        counts any nonzero offset as another atom): the ``norm`` of the coordinates'
+        distances (:func:`garesearch.optimal._goal_model.record_distance`)."""
+        offsets = np.asarray(offsets, dtype=float)
+        disp = np.where(self.disc, (offsets != 0).astype(float), np.abs(offsets) * self.steps)
+        return record_distance(self.model, np.zeros_like(disp), disp)
+
     def _offsets(self):
-        """Neighbour translations (every sign pattern of 0/1 steps; with unequal sides also
-        steps of up to 2 cells) and their l_inf lengths."""
+        r"""The translations that are constrained, one of each +-v pair, their lengths, and
+        the cell pairs (``pa``, ``pb``, ``plen``).  Two numeric coordinates: the king's moves
+        for equal sides; for sides :math:`h_b = k h_s` the moves :math:`(a, \pm 1)` with
+        :math:`|a| \le k` (``a`` along the smaller side) and the unit step along the smaller
+        side, which chain to every :math:`\ell_\infty` distance exactly (``k`` rounded up
+        where the ratio is not an integer: fewer pairs, looser but sound).  A numeric and a
+        categorical coordinate: the unit steps within an atom, and every pair of atoms at
+        numeric offsets up to :math:`K = \lceil 1/h\rceil` cells (distance
+        :math:`\max(|j| h, 1)`; a longer offset chains through :math:`K` cells across and the
+        rest within the atom)."""
         d = len(self.shape)
-        reach = 1 if np.ptp(self.steps) <= 1e-12 * self.steps.max() else 2
-        rng = range(-reach, reach + 1)
+        num = [c for c in range(d) if not self.disc[c]]
+        raw = []
+        self.window, self.wlen = None, math.nan
+        if len(num) == d:
+            big, small = int(np.argmax(self.steps)), int(np.argmin(self.steps))
+            if big == small or self.steps[big] <= self.steps[small] * (1 + 1e-9):
+                raw = list(itertools.product(*[(-1, 0, 1)] * d))
+            else:
+                k = math.ceil(self.steps[big] / self.steps[small] - 1e-9)
+                for a in range(-k, k + 1):
+                    v = [0] * d
+                    v[big], v[small] = 1, a
+                    raw.append(tuple(v))
+                v = [0] * d
+                v[small] = 1
+                raw.append(tuple(v))
+        else:
+            (c0,) = num
+            (c1,) = [c for c in range(d) if self.disc[c]]
+            K = math.ceil(1.0 / self.steps[c0] - 1e-9)
+            v = [0] * d
+            v[c0] = 1
+            raw.append(tuple(v))
+            # the pairs of atoms at offsets below K cells (distance 1) through a sparse table
+            # of window minima (:func:`garesearch.optimal._goal_cellaxes.window_rows`) where
+            # every cell of the atoms holds mass, else directly
+            along = self.live.reshape(self.shape).all(axis=c0)
+            use = self.live.reshape(self.shape).any(axis=c0)
+            self.window = (c0, c1, K) if np.array_equal(along, use) and K > 1 else None
+            for j in ((-K, K) if self.window else range(-K, K + 1)):
+                for dd in range(1, self.shape[c1]):
+                    v = [0] * d
+                    v[c0], v[c1] = j, dd
+                    raw.append(tuple(v))
+            if self.window:
+                off = np.zeros(d)
+                off[c0], off[c1] = K - 1, 1
+                self.wlen = float(self.offset_lengths(off[None, :])[0])
         offs = []
-        for v in np.array(np.meshgrid(*[list(rng)] * d, indexing="ij")).reshape(d, -1).T:
+        for v in raw:
+            v = np.array(v)
             nz = np.flatnonzero(v)
-            if nz.size and v[nz[0]] > 0:  # one of each +-v pair
+            if nz.size and v[nz[0]] < 0:
+                v = -v
+            if nz.size and not any(np.array_equal(v, o) for o in offs):
                 offs.append(v)
         self.offsets = np.array(offs)
-        self.off_len = np.max(np.abs(self.offsets) * self.steps, axis=1)
+        self.off_len = self.offset_lengths(self.offsets)
         idx = np.arange(self.n).reshape(self.shape)
         pairs_a, pairs_b, lens = [], [], []
         for v, ln in zip(self.offsets, self.off_len, strict=True):
             src = tuple(slice(max(0, -k), s - max(0, k)) for k, s in zip(v, self.shape, strict=True))
             dst = tuple(slice(max(0, k), s - max(0, -k)) for k, s in zip(v, self.shape, strict=True))
             a, b = idx[src].ravel(), idx[dst].ravel()
-            pairs_a.append(a)
-            pairs_b.append(b)
-            lens.append(np.full(a.size, ln))
+            keep = self.live[a] & self.live[b]
+            pairs_a.append(a[keep])
+            pairs_b.append(b[keep])
+            lens.append(np.full(int(keep.sum()), ln))
         self.pa, self.pb, self.plen = np.concatenate(pairs_a), np.concatenate(pairs_b), np.concatenate(lens)
 
     def tail_coefficients(self, eps: float, upper: bool) -> np.ndarray:
@@ -140,10 +224,10 @@ class CellGrid:
             per_log, per_index, rep = [], [], []
             for c in range(d):
                 e, prior = self.edges[c], model.priors[c]
-                if pattern[c] == 0:
+                if pattern[c] == 0:  # (a categorical coordinate is always here)
                     per_log.append(self.logm[c])
                     per_index.append(np.arange(self.shape[c]))
-                    rep.append((e[:-1] + e[1:]) / 2)
+                    rep.append(self.centres[c])
                 elif pattern[c] > 0:  # x_c > top edge, attached to the last cell
                     per_log.append(np.atleast_1d(log_tilted(prior, eps, e[-1], math.inf, e[-2])))
                     per_index.append(np.array([self.shape[c] - 1]))
@@ -163,6 +247,9 @@ class CellGrid:
                 continue
             logt = sum(np.meshgrid(*per_log, indexing="ij")).ravel() + extra
             cells = np.ravel_multi_index(np.meshgrid(*per_index, indexing="ij"), self.shape).ravel()
+            keep &= np.isfinite(logt)  # (no mass beyond a finite end of the support)
+            if np.any(~self.live[cells[keep]]):
+                raise AssertionError("prior mass beyond a cell of none")  # (the box is cut to the support)
             np.add.at(out, cells[keep], np.exp(logt[keep] - self.logF[cells[keep]]))
         return out
 
@@ -182,16 +269,26 @@ class CellGrid:
         rows = np.concatenate([np.arange(m), np.arange(m), m + np.arange(m), m + np.arange(m)])
         cols = np.concatenate([a, b, b, a])
         vals = np.concatenate([np.ones(m), -np.exp(lk_ab), np.ones(m), -np.exp(lk_ba)])
-        A = sp.csr_matrix((vals, (rows, cols)), shape=(2 * m, n))
         a_eq = 1.0 + tail
         obj = self.inside.astype(float) + (tail if upper else 0.0)
-        ub = 1.0 / a_eq
+        ub = np.where(self.live, 1.0 / a_eq, 0.0)
+        n_all = n
+        if self.window is not None:
+            c0, _, K = self.window
+            w_rows, w_cols, w_vals, aux_of = window_rows(self.logF.reshape(self.shape), c0, K, eps * self.wlen,
+                                                         start=2 * m, first=n)
+            rows, cols, vals = (np.concatenate(x) for x in ((rows, w_rows), (cols, w_cols), (vals, w_vals)))
+            n_all = n + aux_of.size
+            a_eq, obj = (np.concatenate([x, np.zeros(aux_of.size)]) for x in (a_eq, obj))
+            ub = np.concatenate([ub, ub[aux_of]])
+        A = sp.csr_matrix((vals, (rows, cols)), shape=(int(rows.max()) + 1 if rows.size else 0, n_all))
         # Dantzig pricing: about a quarter faster than the default on these LPs
         res = solve_lp(-obj if upper else obj, A, a_eq, ub, methods=("highs-ds", "highs-ipm"),
                        options={"simplex_dual_edge_weight_strategy": "dantzig"})
         bound = certified_bound(res, obj, A, a_eq, ub, upper)
         with np.errstate(divide="ignore"):
-            loga = np.log(np.maximum(res.x, 0.0)) - self.logF
+            loga = np.where(self.live, np.log(np.maximum(res.x[:n], 0.0)) - np.where(self.live, self.logF, 0.0),
+                            -np.inf)
         return bound, loga
 
 
@@ -220,6 +317,8 @@ def ridge_boxes(grid: CellGrid, loga: np.ndarray, eps: float, upper: bool = True
 
     isroot = ~dom
     same = isroot[grid.pa] & isroot[grid.pb]
+    for c in np.flatnonzero(grid.disc):  # (a group stays within its atom: a box is one atom)
+        same &= np.unravel_index(grid.pa, grid.shape)[c] == np.unravel_index(grid.pb, grid.shape)[c]
     same[same] = np.abs(s[grid.pa[same]] - s[grid.pb[same]]) <= 1e-6
     for a, b in zip(grid.pa[same], grid.pb[same], strict=True):
         ra, rb = find(int(a)), find(int(b))
@@ -228,7 +327,7 @@ def ridge_boxes(grid: CellGrid, loga: np.ndarray, eps: float, upper: bool = True
     groups: dict = {}
     for r in roots:
         groups.setdefault(find(int(r)), []).append(int(r))
-    centres = [(e[:-1] + e[1:]) / 2 for e in grid.edges]
+    centres = grid.centres
     boxes = []
     for members in groups.values():
         idx = np.array(np.unravel_index(np.array(members), grid.shape))
@@ -262,6 +361,8 @@ def best_ridges(model: GoalModel, tc, eps: float, start, upper: bool = True, fev
     slots = []  # (box, coord, which) with which in {"both", "a", "b"}
     for i in range(k):
         for c in range(d):
+            if model.discrete[c]:  # (an atom stays)
+                continue
             if A0[i, c] == B0[i, c]:
                 slots.append((i, c, "both"))
             else:
@@ -295,23 +396,56 @@ def best_ridges(model: GoalModel, tc, eps: float, start, upper: bool = True, fev
     return make(res.x)  # (Nelder-Mead keeps the best point, z0 included)
 
 
-def _plan(model: GoalModel, tc, cells: int) -> tuple[float, int]:
-    """The cell side for a grid of about ``cells`` cells, and the number of cells it gives
-    (more where a band is too narrow for the side: a cell cannot be wider than its band).
-    Equal sides chain exactly through the neighbours: a common side :math:`2 r_c / n_c` is
-    taken if one lies within a factor 1.6."""
+def _plan(model: GoalModel, tc, cells: int) -> tuple[tuple, int]:
+    """The cell sides (one per coordinate; 0 for a categorical one) for a grid of about
+    ``cells`` cells, and the number of cells they give (more where a band is too narrow for
+    the side: a cell cannot be wider than its band).  Equal sides chain exactly through the
+    neighbours: a common side :math:`2 r_c / n_c` is taken if one lies within a factor 1.6 of
+    the side that gives ``cells`` cells; else the narrower band keeps its side and the other
+    coordinate takes a whole multiple of it (if one lies within a factor 2 of the side that
+    gives ``cells`` cells; else the nearest side that fits its band)."""
     ranges = _ranges(model, tc)
-    ext, r = [hi - lo for _, _, lo, hi in ranges], [rc for _, rc, _, _ in ranges]
-    h = (math.prod(ext) / cells) ** (1 / len(ext))
-    best = None
-    for n0 in range(1, min(int(3 * 2 * r[0] / h) + 2, 10_000)):
-        hc = 2 * r[0] / n0
-        if all(abs(2 * rc / hc - round(2 * rc / hc)) < 1e-9 * (2 * rc / hc) for rc in r[1:]):
-            if abs(math.log(hc / h)) < math.log(1.6) and (best is None or abs(math.log(hc / h)) < abs(math.log(best / h))):
-                best = hc
-    h = best or h
-    count = math.prod(math.ceil(e / (2 * rc / max(1, round(2 * rc / h)))) + 2 for e, rc in zip(ext, r, strict=True))
-    return h, count
+    d = len(ranges)
+    num = [c for c in range(d) if not model.discrete[c]]
+    atoms = math.prod(int(ranges[c][3]) for c in range(d) if model.discrete[c])
+    ext = {c: ranges[c][3] - ranges[c][2] for c in num}
+    r = {c: ranges[c][1] for c in num}
+    per = cells / atoms
+
+    def count_of(sides):
+        return atoms * math.prod(math.ceil(ext[c] / sides[c]) + 2 for c in num)
+
+    def fit(c, h):  # the side 2 r / n nearest to h (at most the band's width)
+        return 2 * r[c] / max(1, round(2 * r[c] / h))
+
+    # (one numeric coordinate beside a categorical one: cells as fine as a square grid of
+    # ``cells`` would have, about 2 sqrt(cells) along it; finer only costs, the error being
+    # second order in the side either way)
+    h = (math.prod(ext.values()) / per) ** (1 / len(num)) if len(num) == 2 else \
+        ext[num[0]] / (2 * math.sqrt(cells))
+    sides = {c: fit(c, h) for c in num}
+    if len(num) == 2:
+        c0, c1 = num
+        best = None
+        for n0 in range(1, min(int(3 * 2 * r[c0] / h) + 2, 10_000)):
+            hc = 2 * r[c0] / n0
+            if abs(2 * r[c1] / hc - round(2 * r[c1] / hc)) < 1e-9 * (2 * r[c1] / hc):
+                if abs(math.log(hc / h)) < math.log(1.6) and (best is None or abs(math.log(hc / h)) < abs(math.log(best / h))):
+                    best = hc
+        if best is not None:
+            sides = {c0: best, c1: best}
+        else:
+            s_, b_ = (c0, c1) if r[c0] <= r[c1] else (c1, c0)
+            hs = fit(s_, h)
+            target = ext[b_] / max(1.0, per / (ext[s_] / hs + 2))
+            pick = None
+            for k in range(1, min(int(2 * r[b_] / hs) + 1, 10_000) + 1):
+                nb = 2 * r[b_] / (k * hs)
+                if abs(nb - round(nb)) < 1e-9 * nb and abs(math.log(k * hs / target)) < math.log(2):
+                    if pick is None or abs(math.log(k * hs / target)) < abs(math.log(pick / target)) - 1e-12:
+                        pick = k * hs
+            sides = {s_: hs, b_: pick if pick is not None else fit(b_, target)}
+    return tuple(sides.get(c, 0.0) for c in range(d)), count_of(sides)
 
 
 def cell_grid(model: GoalModel, tc, cells: int) -> CellGrid:
@@ -395,22 +529,21 @@ class CellSide:
         return est
 
     def witness(self, eps: float, fev: int = 300) -> None:
-        """The best witness near ``eps``: ridges from the last LP's profile (a shifted
-        pyramid if there is no profile; ``fev`` evaluations of the Nelder-Mead search); ``hi``
-        where it crosses the target."""
+        """The best witness near ``eps``: ridges from the last LP's profile (``fev``
+        evaluations of the Nelder-Mead search) and the best shifted pyramid; ``hi`` where the
+        one that crosses first crosses the target."""
         from ._goal_pyramid import best_pyramid
 
-        w = None
+        cands = [best_pyramid(self.model, self.tc, eps, self.upper)]
         if self.last is not None:
             grid, e, loga = self.last
             start = ridge_boxes(grid, loga, e, self.upper)
             if start is not None:
-                w = best_ridges(self.model, self.tc, eps, start, self.upper, fev=fev)
-        if w is None:
-            w = best_pyramid(self.model, self.tc, eps, self.upper)
-        root = witness_root(w, self.target, self.upper, eps, self.rtol / 50)
-        if root < self.hi:
-            self.hi, self.wit = root, w
+                cands.insert(0, best_ridges(self.model, self.tc, eps, start, self.upper, fev=fev))
+        for w in cands:
+            root = witness_root(w, self.target, self.upper, eps, self.rtol / 50)
+            if root < self.hi:
+                self.hi, self.wit = root, w
 
     def bracket(self):
         from ._certify import Bracket

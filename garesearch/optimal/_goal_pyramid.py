@@ -180,7 +180,9 @@ class RidgeWitness(PyramidWitness):
     solutions show.  The layer cake of :class:`PyramidWitness` carries over: the level set at
     :math:`\rho` below the top is the union of the boxes :math:`C_k` grown by
     :math:`s_k + \rho`, measured by inclusion-exclusion over the boxes (their intersections
-    are boxes); the tail beyond the last level is bounded through the top box alone."""
+    are boxes); the tail beyond the last level is bounded through the top box alone.  A
+    categorical coordinate under the discrete metric: each box holds one atom (its index),
+    and a box grown by 1 or more holds every atom."""
 
     def __init__(self, model: GoalModel, tc, a, b, s, upper: bool = True):
         a, b = np.asarray(a, float), np.asarray(b, float)
@@ -207,6 +209,20 @@ class RidgeWitness(PyramidWitness):
         live = np.all(np.where(member[:, None, :], grow >= 0, True), axis=2)  # (subsets, levels)
         per_all, per_in = [], []
         for c, prior in enumerate(model.priors):
+            if model.discrete[c]:
+                # a box holds one atom, grown by 1 or more every atom: the intersection is
+                # every atom, the one atom the unreached boxes agree on, or none
+                near = member[:, None, :] & (grow < 1)
+                top = np.max(np.where(near, ka[None, None, :, c], -np.inf), axis=2)
+                bot = np.min(np.where(near, ka[None, None, :, c], np.inf), axis=2)
+                anyn = np.any(near, axis=2)
+                atom = np.where(anyn & (top == bot), top, -1.0).astype(int)
+                probs = np.asarray(prior.probs, dtype=float)
+                t = int(self.tc[c])
+                p_atom = np.where(atom >= 0, probs[np.clip(atom, 0, None)], 0.0)
+                per_all.append(np.where(live, np.where(anyn, p_atom, 1.0), 0.0))
+                per_in.append(np.where(live & (~anyn | (atom == t)), probs[t], 0.0))
+                continue
             lo = np.max(np.where(member[:, None, :], ka[None, None, :, c] - grow, -np.inf), axis=2)
             hi = np.min(np.where(member[:, None, :], kb[None, None, :, c] + grow, np.inf), axis=2)
             lo, hi = np.where(live, lo, 1.0), np.where(live, hi, 0.0)

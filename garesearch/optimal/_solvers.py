@@ -14,7 +14,7 @@ is a class with the protocol's three methods, registered under its name with
 The methods: ``"discrete-metric"`` (the closed forms of Sec. 3.2, :class:`DiscreteMetric`),
 ``"kernel"`` (one numeric attribute: Laplace and inverted kernels, :class:`OneAttribute`),
 ``"lp"`` (finite priors: the exact LP, :class:`FiniteLP`), ``"product"`` (``norm=1``: products
-of one-part optima, :class:`Product`), ``"lp-cells"`` (two normal attributes under
+of one-part optima, :class:`Product`), ``"lp-cells"`` (two log-concave numeric or categorical attributes under
 ``norm=inf``: the cell relaxation, :class:`CellRelaxation`), ``"lp-grid"`` (other continuous
 goals: node grids, :class:`NodeGrids`) and ``"product-bound"`` (three or more continuous
 coordinates: the product bound and a product witness, :class:`ProductBound`).
@@ -197,7 +197,8 @@ def solve_record(model: GoalModel, tv, delta, sides: str, precision: Precision) 
 def method_for(model: GoalModel, tc, max_nodes: int) -> str:
     """The method (a key of :data:`SOLVERS`) for ``model`` at the true record ``tc``:
     :func:`garesearch.optimal._goal_model.method_of`, with continuous goals split into
-    ``"lp-cells"`` (two normal attributes under ``norm=inf``), ``"lp-grid"`` (a starting node
+    ``"lp-cells"`` (two attributes under ``norm=inf``: log-concave numeric or one
+    categorical, :func:`~garesearch.optimal._goal_cells.cells_apply`), ``"lp-grid"`` (a starting node
     grid of at most ``max_nodes`` nodes) and ``"product-bound"`` (one-coordinate parts only);
     a ball over three or more coordinates is refused."""
     method = method_of(model)
@@ -432,7 +433,8 @@ class _Continuous:
 
 @register("lp-cells")
 class CellRelaxation(_Continuous):
-    """Two normal attributes under ``norm=inf``: the cell relaxation and ridge witnesses
+    """Two attributes under ``norm=inf`` (log-concave numeric priors, or one categorical
+    attribute): the cell relaxation and ridge witnesses
     (:mod:`garesearch.optimal._goal_cells`; default ``rtol`` 0.01)."""
 
     product_bound = False

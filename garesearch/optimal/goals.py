@@ -71,9 +71,12 @@ posterior is computed directly.
   Under any other norm the same expression is a sound bound (an :math:`\ell_p` distance is at
   most the :math:`\ell_1` distance, so fewer mechanisms are :math:`\epsilon`-DP).
 
-*Two normal attributes under* ``norm=inf`` (``"lp-cells"``, :mod:`garesearch.optimal._goal_cells`):
-a **certified bracket** :math:`[\epsilon_{lo}, \epsilon_{hi}]` from a relaxation on equal
-cells aligned with the edges of :math:`X'`.  Translation lemma: if the prior is a product of
+*Two attributes under* ``norm=inf``, *each numeric with a log-concave prior or categorical
+(at most one)* (``"lp-cells"``, :mod:`garesearch.optimal._goal_cells`; log-concavity by an
+explicit rule per prior class, :func:`garesearch.optimal._goal_cellaxes.is_log_concave`:
+normal, uniform, and scipy families such as gamma with shape at least 1, exponential,
+Laplace): a **certified bracket** :math:`[\epsilon_{lo}, \epsilon_{hi}]` from a relaxation on
+cells aligned with the edges of :math:`X'` (a categorical attribute's cells are its atoms).  Translation lemma: if the prior is a product of
 log-concave densities and cell :math:`C_j = C_i + v`, the prior averages of every
 :math:`\epsilon`-DP likelihood satisfy :math:`a_i \le e^{\epsilon \lVert v\rVert_\infty} a_j`
 (couple the two conditional priors coordinate by coordinate through their quantiles: by
@@ -150,7 +153,8 @@ cell bounds ``L`` only through nearby nodes, and between nodes an :math:`\ell_\i
 and 0.391 at cell sides 0.3, 0.2 and 0.15 (the cell relaxation: 0.384, 0.396 and 0.398 at cell
 sides 0.4, 0.2 and 0.133).  Putting the nodes on the edges of :math:`X'` into every cell's stencil
 leaves the node relaxation's bound unchanged to six digits.  The cell relaxation needs the
-lemma's log-concave product prior, hence is used for normal attributes only.
+lemma's log-concave product prior, hence is used for log-concave numeric priors only
+(mixtures and heavy tails go to the node grids).
 """
 
 from __future__ import annotations
@@ -226,7 +230,7 @@ class OptimalGoalResult(PlainFields):
     method : str
         How the optimum was computed: ``"discrete-metric"`` (closed form), ``"kernel"`` (one
         attribute), ``"product"`` (``norm=1``), ``"lp"`` (finite priors), ``"lp-cells"`` (two
-        normal attributes under ``norm=inf``: the cell relaxation), ``"lp-grid"`` (other
+        attributes under ``norm=inf``, log-concave numeric or categorical: the cell relaxation), ``"lp-grid"`` (other
         continuous attributes on refined grids) or ``"product-bound"`` (three or more
         continuous coordinates: the product bound and a product witness, a wider bracket).
     binding : str
@@ -441,11 +445,11 @@ def epsilon_optimal(goal, *, delta: float, t: Any = None, norm: float = math.inf
         its schedule ends; the schedule is fixed by the arguments, so identical calls give
         bit-identical results (for given versions of numpy, scipy and HiGHS) whatever the
         machine's speed or load.  Schedules: the kernel, product and finite searches at most
-        60 steps; the cell relaxation (two normal attributes, ``norm=inf``) grids of about
+        60 steps; the cell relaxation (two attributes, ``norm=inf``, log-concave or categorical) grids of about
         800, 3,000 and 7,000 cells at ``rtol=0.01`` (those up to ``80 / rtol`` cells of 800,
         3,000, 7,000, 16,000 and 36,000: :func:`garesearch.optimal._goal_cells.schedule`), at most 6
         LPs on the first and 4 on each further grid, and one ridge witness search of 300
-        Nelder-Mead evaluations; the node grids (other continuous goals) at most 4 LPs per
+        Nelder-Mead evaluations and one shifted-pyramid search; the node grids (other continuous goals) at most 4 LPs per
         grid and 8 grids per side, refined while the grid has at most ``max_nodes`` nodes and
         its LP at most 40,000 (cell, node) pairs (:data:`garesearch.optimal._goal_grid.MAX_GRIDS`,
         ``MAX_PAIRS``).  When the schedule ends first, ``rel_width`` says
@@ -641,8 +645,8 @@ def worst_posterior(goal, *, epsilon: float, t: Any, norm: float = math.inf, sid
     ``low`` comes from a witness mechanism for the upper side (a bound valid for every
     mechanism for the lower side) and ``high`` the other way round.  Exact (``low`` and
     ``high`` agree to about 1e-9) for finite priors, one attribute, the discrete metric and
-    ``norm=1`` products; for two normal attributes under ``norm=inf`` from the cell relaxation
-    on about :math:`800 \cdot 2^{resolution + 1}` cells (at most 12,800) and the best ridge
+    ``norm=1`` products; for the cell relaxation's goals (two attributes under ``norm=inf``, log-concave numeric
+    or categorical) from the relaxation on about :math:`800 \cdot 2^{resolution + 1}` cells (at most 12,800) and the best ridge
     witness; for other
     continuous attributes on a grid whose cells are halved ``resolution - 1`` times (finer is
     tighter).
@@ -666,7 +670,7 @@ def worst_posterior(goal, *, epsilon: float, t: Any, norm: float = math.inf, sid
     p = goal_p(model, tv)
     upper = sides == "upper"
     method = method_of(model)
-    if method == "lp-grid" and cells_apply(model, tc):  # two normal attributes under l_inf
+    if method == "lp-grid" and cells_apply(model, tc):  # two log-concave / categorical attributes, l_inf
         method = "lp-cells"
     w, bound = SOLVERS[method].posterior_bounds(model, tc, p, float(epsilon), upper, resolution)
     return (w, bound) if upper else (bound, w)
