@@ -158,7 +158,8 @@ API_GROUPS: list[tuple[str, str, list[str]]] = [
      "(Sec. 4.2, 4.3, Sec. 5; Theorems 1, 2 and 4).",
      ["goals.Attribute", "goals.AllOf", "goals.AnyOf", "goals.Coordinates",
       "events.epsilon_for_goal", "events.epsilon_for", "events.epsilon_for_each",
-      "optimal.goals.epsilon_optimal", "optimal.goals.OptimalGoalResult", "events.SeparateResult",
+      "optimal.goals.epsilon_optimal", "optimal.goals.OptimalGoalResult",
+      "optimal.worst_record.record_summary", "optimal.worst_record.epsilon_along_line", "events.SeparateResult",
       "goals.or_probability", "goals.lp_ball_mass"]),
     ("Noise and calibration",
      "Noise scales for a target under the worst, tail or average reading, the noise "
@@ -208,7 +209,7 @@ API_GROUPS: list[tuple[str, str, list[str]]] = [
      "every call raises.",
      ["app.pleak.read_attacker", "app.pleak.Knowledge", "app.pleak.read_goal", "app.pleak.epsilon_for_pleak_goal",
       "app.pleak.PleakGoalResult",
-      "app.widgets.epsilon_widget", "app.widgets.attribute_widget", "app.cli.main",
+      "app.widgets.epsilon_widget", "app.widgets.attribute_widget", "app.widgets.goal_widget", "app.cli.main",
       "errors.ParameterError", "errors.InfeasibleError"]),
 ]
 

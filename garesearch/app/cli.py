@@ -17,6 +17,33 @@ Prior specifications (``--prior`` and ``--attribute NAME=SPEC``):
 ``piecewise:E0,E1,...,En:W1,...,Wn``        :class:`~garesearch.priors.PiecewiseUniform`
 ==========================================  ==============================================
 
+JSON of an AND/OR goal's optimum (``--attribute`` with ``--goal``, or ``--att`` with
+``--goal-file``; the default ``--construction optimal``), besides ``epsilon`` and the keys of
+every report (:func:`garesearch.optimal.worst_record.record_summary` says what each number
+certifies):
+
+==========================  ==============================================================
+``epsilon``                 the safe end of the certified bracket (no epsilon-DP mechanism
+                            exceeds ``delta`` at any true record, or at the one given)
+``epsilon_hi``              the other end: a mechanism exceeds ``delta`` there
+``rel_width``               ``(epsilon_hi - epsilon) / epsilon_hi``
+``record``                  the true record, part by part: ``{"name", "value", "far_tail"}``
+                            (``value`` null and ``far_tail`` ``"left"``/``"right"`` for a part
+                            whose far-tail limit binds)
+``record_is``               ``"worst"`` (found over the priors' supports) or ``"given"``
+``record_text``             ``"name = value, ..."`` (``"name = far tail (+inf)"``)
+``far_tail``                whether a far-tail limit binds
+``record_bracket``          ``[lo, hi]``: the record's own bracket (the full solver at the
+                            worst record; for a record given, the bracket itself)
+``record_rel_width``        its relative width
+``screened_records``        how many true records were screened (null for a record given)
+``t``                       part name -> value (null at a far-tail limit)
+``norm``                    the records' distance (``--norm``; ``null``: infinity)
+==========================  ==============================================================
+
+The text output shows the same as ``worst record`` (or ``true values t``), ``bracket`` and,
+where it differs, ``record bracket``.
+
 Exit status and errors:
 
 - 0: the epsilon was found, or every epsilon meets the request (then "no noise needed":
@@ -43,6 +70,14 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InfeasibleError, ParameterError
+from ._cli_report import (
+    _bound_row,
+    _finite_or_none,
+    _fmt,
+    _goal_report,
+    _posterior_bound,
+    _record_rows,
+)
 from ._commands import fail as _fail
 
 __all__ = ["MAX_NESTING", "NO_NOISE", "PRIOR_SYNTAX", "build_parser", "fail", "main",
@@ -317,6 +352,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--sides", choices=("both", "upper", "lower"), default="both",
                    help="bound |post - prior| (both, default), only the attacker's gain (upper) "
                         "or only the loss (lower; optimal construction)")
+    p.add_argument("--norm", type=float, default=None,
+                   help="for an --attribute goal: the records' distance is the l_NORM norm of the "
+                        "attributes' distances, NORM in [1, inf] (default inf)")
     p.add_argument("--R", type=float, default=None, dest="R",
                    help="largest radius of the comparison set (default: whole support)")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
@@ -346,12 +384,6 @@ def _one_r(text) -> float:
     return r
 
 
-def _finite_or_none(x):
-    if isinstance(x, float) and not math.isfinite(x):
-        return None
-    return x
-
-
 NO_NOISE = "any epsilon meets this request: no noise needed"
 
 
@@ -366,9 +398,15 @@ def _no_noise(out: dict) -> dict:
     return out
 
 
+def _no_norm(args) -> None:
+    if args.norm is not None:
+        raise ParameterError("--norm applies to an AND/OR goal over --attribute (the records' distance)")
+
+
 def _single(args) -> dict:
     from ..attribute import epsilon_for_attribute
 
+    _no_norm(args)
     prior = parse_prior(args.prior)
     if args.construction == "pointwise":
         return _pointwise(args, prior)
@@ -436,22 +474,6 @@ def _report(res, args, prior, *, method, construction, **comparison) -> dict:
     }
 
 
-def _posterior_bound(res) -> dict:
-    """The bound on the posterior that the binding side of Def. 7 sets at ``epsilon``: the
-    largest posterior of a correct guess, at most ``p + delta``, when the attacker's gain binds
-    (``upper``); ``p - delta``, below which no posterior falls, when the loss binds
-    (``lower``).  ``None`` where no side binds (no noise needed) and for the far-tail limit
-    of the lower side (whose ``p`` is 0)."""
-    side = res.binding
-    if side == "lower":
-        value = None if getattr(res, "far_tail", False) else res.p - res.delta
-    elif side == "upper":
-        value = res.posterior_bound()
-    else:
-        value = None
-    return {"posterior_bound": value, "posterior_bound_side": side if value is not None else None}
-
-
 def _pleak_file(text: str, option: str) -> tuple[Path, bool]:
     """The file ``--att`` / ``--goal-file`` names: the path if it exists, else the PLEAK example
     shipped with garesearch of that name (``cats.att``); whether it is the shipped one."""
@@ -483,6 +505,7 @@ def _pleak(args) -> dict:
         t = dict(part.partition("=")[::2] for part in t.split(","))
     _no_pointwise(args)
     _goal_sides(args)
+    _no_norm(args)
     res = pleak.epsilon_for_pleak_goal(
         know, goal, delta=args.delta, t=t, construction=args.construction, sides=args.sides
     )
@@ -583,9 +606,10 @@ def _goal(args, tree, priors) -> dict:
         raise ParameterError("--R applies to one attribute; for a goal the radii are optimised")
     _no_pointwise(args)
     _goal_sides(args)
+    norm = {} if args.norm is None else {"norm": args.norm}
     res = events.epsilon_for_goal(
         build(tree), delta=args.delta, t=_goal_t(args.t, priors), sides=args.sides,
-        construction=args.construction,
+        construction=args.construction, **norm,
     )
     return _goal_report(res, args)
 
@@ -593,51 +617,6 @@ def _goal(args, tree, priors) -> dict:
 def _goal_sides(args) -> None:
     if args.sides == "lower":
         raise ParameterError("--sides lower applies to one attribute; for a goal use both or upper")
-
-
-def _goal_report(res, args) -> dict:
-    """The report of an AND/OR goal: the comparison sets (radii, distance) for
-    ``--construction sound`` / ``paper``, the certified bracket for the optimum."""
-    if res.construction == "optimal":
-        how = {"epsilon_hi": res.epsilon_hi, "rel_width": res.rel_width,
-               "witness": res.witness.get("kind")}
-    else:
-        how = {"a": list(res.a), "distance": res.distance}
-    return {
-        "method": "goal",
-        "event": res.event,
-        "construction_used": res.method,
-        "epsilon": res.epsilon,
-        "laplace_scale": res.laplace_scale(args.sensitivity),
-        "sensitivity": args.sensitivity,
-        "t": {k: (v.item() if hasattr(v, "item") else v) for k, v in res.t.items()},
-        "t_given": args.t is not None,
-        "delta": res.delta,
-        "p": res.p,
-        **_posterior_bound(res),
-        **how,
-        "epsilon_upper": res.epsilon_upper,
-        "epsilon_lower": res.epsilon_lower,
-        "binding": res.binding,
-        "construction": res.construction,
-    }
-
-
-def _fmt(x) -> str:
-    if isinstance(x, float):
-        return f"{x:.6g}"
-    return str(x)
-
-
-def _bound_row(row, out: dict) -> None:
-    """The posterior bound of the binding side (:func:`_posterior_bound`), if there is one."""
-    if out["posterior_bound"] is None:
-        return
-    if out["posterior_bound_side"] == "lower":
-        note = f"(p - delta = {_fmt(out['p'] - out['delta'])}; the lower side binds: no posterior falls below it)"
-    else:
-        note = f"(p + delta = {_fmt(out['p'] + out['delta'])}; the upper side binds: no posterior exceeds it)"
-    row("posterior bound", out["posterior_bound"], note)
 
 
 def _text(out: dict) -> str:
@@ -659,9 +638,12 @@ def _text(out: dict) -> str:
         row("goal columns", ", ".join(out["columns"]))
     if out["method"] == "goal":
         row("event", out["event"].upper(), f"({out['construction_used']})")
-        row("true values t", ", ".join(f"{k}={_fmt(v)}" for k, v in out["t"].items()),
-            "(given)" if out["t_given"] else "(worst case over the priors)")
-        row("prior p", out["p"], "Pr[attacker's goal reached]")
+        if out["construction"] == "optimal":
+            _record_rows(row, out)
+        else:
+            row("true values t", ", ".join(f"{k}={_fmt(v)}" for k, v in out["t"].items()),
+                "(given)" if out["t_given"] else "(worst case over the priors)")
+        row("prior p", out["p"], "Pr[attacker's goal reached]" + (" at that record" if out["construction"] == "optimal" else ""))
         _bound_row(row, out)
         if "a" in out:
             row("radii a", ", ".join(_fmt(x) for x in out["a"]))
@@ -671,9 +653,7 @@ def _text(out: dict) -> str:
             if out["rel_width"] == 0:
                 tight = "exact: no epsilon-DP mechanism exceeds delta here, one does at any larger epsilon"
             else:
-                tight = (f"certified bracket [{_fmt(out['epsilon'])}, {_fmt(out['epsilon_hi'])}], relative "
-                         f"width {out['rel_width']:.2g}: no epsilon-DP mechanism exceeds delta at the lower "
-                         "end (returned), one does at the upper end")
+                tight = "the certified bracket above"
             row("construction", "optimal", tight)
         else:
             row("construction", out["construction"])

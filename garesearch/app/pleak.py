@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -113,6 +113,20 @@ class PleakGoalResult(PlainFields):
         :func:`~garesearch.events.epsilon_for_goal` (several).
     R : float or None
         The diameter used by the worst-prior method.
+    prior : Prior or None
+        The column's prior (one column with a distribution).
+    r : float
+        The column's precision (one column).
+    epsilon_hi : float or None
+        The optimum's certified bracket is ``[epsilon, epsilon_hi]``: at ``epsilon_hi`` an
+        epsilon-DP mechanism exceeds ``delta`` (``construction="optimal"``; ``None`` otherwise).
+    rel_width : float or None
+        ``(epsilon_hi - epsilon) / epsilon_hi``.
+    record : dict or None
+        For an AND/OR goal's optimum: the true record it holds at (the worst one over the
+        columns' supports unless ``t`` was given), part by part, with the record's own
+        bracket (:func:`garesearch.optimal.worst_record.record_summary`: ``record``,
+        ``record_is``, ``record_text``, ``far_tail``, ``record_bracket``, ...).
     """
 
     epsilon: float
@@ -122,6 +136,9 @@ class PleakGoalResult(PlainFields):
     R: float | None = None
     prior: Prior | None = None
     r: float = 0.0
+    epsilon_hi: float | None = None
+    rel_width: float | None = None
+    record: dict | None = field(default=None, repr=False)
 
     def laplace_scale(self, sensitivity: float = 1.0) -> float:
         """Scale ``sensitivity / epsilon`` of Laplace noise (0 when no noise is needed)."""
@@ -291,7 +308,13 @@ def epsilon_for_pleak_goal(
     res = epsilon_for_attribute(
         prior, r=r, delta=delta, t=t, construction=construction, sides=sides
     )
-    return PleakGoalResult(res.epsilon, simple.columns, "attribute", res, None, prior, r)
+    hi = getattr(res, "epsilon_hi", None) if construction == "optimal" else None
+    width = None
+    if hi is not None and not math.isnan(hi):
+        width = (hi - res.epsilon) / hi if math.isfinite(hi) and hi > 0 else (0.0 if math.isinf(res.epsilon) else math.inf)
+    else:
+        hi = None
+    return PleakGoalResult(res.epsilon, simple.columns, "attribute", res, None, prior, r, hi, width)
 
 
 def _events_goal(goal, knowledge, *, delta, t, construction, sides):
@@ -358,7 +381,12 @@ def _events_goal(goal, knowledge, *, delta, t, construction, sides):
             t2[name] = tuple(_coerce_t(t[c], prior) for c, prior in zip(cols, ball.priors, strict=True))
         t = t2
     res = events.epsilon_for_goal(egoal, delta=delta, t=t, construction=construction, sides=sides)
-    return PleakGoalResult(res.epsilon, tuple(atts), "events", res, None, None, 0.0)
+    if construction != "optimal":
+        return PleakGoalResult(res.epsilon, tuple(atts), "events", res, None, None, 0.0)
+    from ..optimal.worst_record import record_summary
+
+    return PleakGoalResult(res.epsilon, tuple(atts), "events", res, None, None, 0.0, res.epsilon_hi,
+                           res.rel_width, record_summary(res, t_given=t is not None))
 
 
 def _coerce_t(v, prior):

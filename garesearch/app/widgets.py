@@ -1,6 +1,6 @@
 r"""Interactive widgets for teaching the method of Sec. 3.2 and 4.1 (ipywidgets + matplotlib).
 
-Two widgets, each an :class:`ipywidgets.interactive` whose ``.result`` holds the numbers
+Three widgets, each an :class:`ipywidgets.interactive` whose ``.result`` holds the numbers
 shown (so it can be checked without a browser: set a child's ``.value`` and read
 ``.result`` again):
 
@@ -17,8 +17,15 @@ shown (so it can be checked without a browser: set a child's ``.value`` and read
   at its worst true value and at the chosen one, beside the construction's epsilon at both,
   and epsilon against ``a`` with the construction's best ``a`` marked.  Its sliders use
   ``continuous_update=False``: each change triggers an optimisation.
+- :func:`goal_widget` -- an AND / OR goal over two normal attributes (Sec. 4.2, 4.3) with
+  sliders for the precisions and ``delta`` and a choice of the records' distance; shows the
+  optimal epsilon at the worst true record (part by part), its certified bracket and the
+  record's own bracket (:mod:`garesearch.optimal.worst_record`), and the record with the
+  goal's set on the priors' contours.  Its default distance, :math:`\ell_1`, gives the exact
+  optimum in about two seconds; :math:`\ell_\infty` runs the full solver (half a minute or
+  more), and the widget names the bracket it shows.
 
-The numbers come from :func:`epsilon_state`, :func:`attribute_state` and
+The numbers come from :func:`epsilon_state`, :func:`attribute_state`, :func:`goal_state` and
 :func:`comparison_curve`, which work without ipywidgets; :func:`summary` words them as the
 widgets print them.
 """
@@ -37,6 +44,7 @@ from .._optional import require
 from ..datasets import COLOURS
 from ..errors import InfeasibleError, ParameterError
 from ..priors import Categorical, Normal, Prior, Uniform
+from ._goal_widget import NORMS, goal_rows, goal_state, plot_goal_state
 
 __all__ = [
     "CATS",
@@ -45,6 +53,8 @@ __all__ = [
     "comparison_curve",
     "epsilon_state",
     "epsilon_widget",
+    "goal_state",
+    "goal_widget",
     "make_prior",
     "summary",
 ]
@@ -396,7 +406,8 @@ def summary(state: dict) -> list[tuple[str, str, str]]:
     Parameters
     ----------
     state : dict
-        :func:`epsilon_state` or :func:`attribute_state`.
+        :func:`epsilon_state`, :func:`attribute_state` or :func:`goal_state`
+        (:func:`garesearch.app._goal_widget.goal_rows`).
 
     Returns
     -------
@@ -409,6 +420,8 @@ def summary(state: dict) -> list[tuple[str, str, str]]:
     optimal ε | 0.539 | any ε-DP mechanism; every wrong value at distance a; worst true value: either one (p and 1 - p are equally bad)
     Eq. (main), q = 0.5 | 0.06899 | the comparison set's bound (the attacker's gain only): 0.128 × the optimum
     """
+    if "event" in state:  # goal_state
+        return goal_rows(state)
     rows = []
     if "family" not in state:  # epsilon_state
         opt = state["epsilon_optimal"]
@@ -653,4 +666,69 @@ def attribute_widget(*, family: str = "normal", scale: float = 1.0, t_offset: fl
         delta=w.FloatSlider(value=delta, min=0.01, max=0.9, step=0.01, description="δ", **lazy),
         construction=w.Dropdown(options=["sound", "paper"], value=construction, description="X̂"),
         a=w.FloatSlider(value=a, min=0.05, max=10.0, step=0.05, description="a", **lazy),
+    )
+
+
+def goal_widget(*, event: str = "and", r_a: float = 2.0, r_b: float = 100.0, delta: float = 0.1,
+                norm: float = 1.0, priors=((45.0, 12.0), (2000.0, 235.7)),
+                names: tuple[str, str] = ("age", "salary"), plot: bool = True):
+    r"""An AND / OR goal over two normal attributes (Sec. 4.2, 4.3): the optimal epsilon at the
+    worst true record, its certified bracket and the record's own bracket (beyond the paper).
+
+    Controls: the event (AND / OR), the precisions ``r_a`` and ``r_b``, ``delta`` and the
+    records' distance (:data:`garesearch.app._goal_widget.NORMS`: :math:`\ell_1`, exact in
+    about two seconds, or :math:`\ell_\infty`, the full solver, half a minute or more); the
+    rows shown name the distance of the bracket.  Every slider has ``continuous_update=False``.
+    ``.result`` is :func:`goal_state`.
+
+    Parameters
+    ----------
+    event, r_a, r_b, delta, norm
+        Initial values, as in :func:`goal_state` (``norm`` 1 or inf).
+    priors : tuple
+        ``((mu_a, sigma_a), (mu_b, sigma_b))`` of the two normal priors (fixed).
+    names : tuple of str
+        The attributes' names.
+    plot : bool
+        Show the numbers and draw the priors with the worst record on each change.
+
+    Returns
+    -------
+    ipywidgets.interactive
+
+    Examples
+    --------
+    >>> import contextlib, io
+    >>> with contextlib.redirect_stdout(io.StringIO()):  # no frontend to draw on
+    ...     w = goal_widget(plot=False)
+    >>> w.result["record"]["record_text"], w.result["record"]["rel_width"] < 1e-5
+    ('age = 45, salary = 2443.4', True)
+    """
+    w = require("ipywidgets", "notebooks", "the teaching widgets")
+    (mu_a, sigma_a), (mu_b, sigma_b) = priors
+    labels = {v: k for k, v in NORMS.items()}
+    if norm not in labels:
+        raise ParameterError(f"norm must be 1 or inf (the widget's two distances); got {norm!r}")
+
+    def update(event, r_a, r_b, delta, norm):
+        state = goal_state(event=event, mu_a=mu_a, sigma_a=sigma_a, r_a=r_a, mu_b=mu_b, sigma_b=sigma_b,
+                           r_b=r_b, delta=delta, norm=norm, names=names)
+        if plot:
+            import matplotlib.pyplot as plt
+
+            _show_summary(state)
+            plot_goal_state(state)
+            plt.show()
+        return state
+
+    lazy = dict(continuous_update=False)
+    return w.interactive(
+        update,
+        event=w.ToggleButtons(options=[("AND", "and"), ("OR", "or")], value=event, description="goal"),
+        r_a=w.FloatSlider(value=r_a, min=0.1 * sigma_a, max=2 * sigma_a, step=0.05 * sigma_a,
+                          description=f"r ({names[0]})", **lazy),
+        r_b=w.FloatSlider(value=r_b, min=0.1 * sigma_b, max=2 * sigma_b, step=0.05 * sigma_b,
+                          description=f"r ({names[1]})", **lazy),
+        delta=w.FloatSlider(value=delta, min=0.01, max=0.5, step=0.01, description="δ", **lazy),
+        norm=w.Dropdown(options=list(NORMS.items()), value=float(norm), description="distance"),
     )

@@ -12,6 +12,7 @@ Its public modules:
 - :mod:`garesearch.optimal.attribute`
 - :mod:`garesearch.optimal.goals`
 - :mod:`garesearch.optimal.least_noise`
+- :mod:`garesearch.optimal.worst_record`
 
 Examples
 --------
@@ -30,7 +31,7 @@ from .._optional import lazy_attributes
 __all__ = ["OptimalResult", "epsilon_optimal", "posterior_extremes", "worst_posterior_lp"]
 
 #: the modules loaded on first use as attributes (``garesearch.optimal.goals``)
-_SUBMODULES = ["attribute", "goals", "least_noise"]
+_SUBMODULES = ["attribute", "goals", "least_noise", "worst_record"]
 
 __getattr__, __dir__ = lazy_attributes(
     __name__, {**{name: ".attribute" for name in __all__}, **{name: f".{name}" for name in _SUBMODULES}})
