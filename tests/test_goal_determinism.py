@@ -33,7 +33,7 @@ from sweeps import sample
 from garesearch.errors import InfeasibleError, ParameterError
 from garesearch.events import Attribute, epsilon_for_goal
 from garesearch.optimal.goals import CutShortWarning, epsilon_optimal
-from garesearch.priors import Categorical, Normal, Uniform
+from garesearch.priors import Categorical, Normal, PiecewiseUniform, Uniform
 
 DELTA = 0.1
 PA = {0.0: 0.15, 0.5: 0.1, 1.25: 0.3, 2.0: 0.25, 3.5: 0.2}
@@ -58,9 +58,17 @@ def normals(kind, **kw):
     return (a | b if kind == "or" else a & b), {"t": [1.0, -1.0], **kw}
 
 
-def uniform_grid():
-    """A uniform and a normal attribute: the node grids (lp-grid), a small schedule."""
+def uniform_cells():
+    """A uniform and a normal attribute (both log-concave): the cell relaxation (lp-cells)."""
     u = Attribute(Uniform(0.0, 10.0), r=1.0, name="u")
+    a = Attribute(Normal(0.0, 1.0), r=0.6, name="a")
+    return u & a, {"t": [5.0, 0.0], "max_nodes": 360}
+
+
+def piecewise_grid():
+    """A piecewise-uniform prior with unequal densities (not log-concave) and a normal one: the
+    node grids (lp-grid), a small schedule (about 8 s a call)."""
+    u = Attribute(PiecewiseUniform([0.0, 4.0, 10.0], [0.3, 0.7]), r=1.0, name="u")
     a = Attribute(Normal(0.0, 1.0), r=0.6, name="a")
     return u & a, {"t": [5.0, 0.0], "max_nodes": 360}
 
@@ -68,13 +76,14 @@ def uniform_grid():
 CASES = {
     "finite_or_t_none": finite_or,
     "or_normals": lambda: normals("or", rtol=0.03),
-    "uniform_grid": uniform_grid,
+    "uniform_cells": uniform_cells,
+    "piecewise_grid": piecewise_grid,
     "and_normals": lambda: normals("and", rtol=0.03),
 }
 #: make test repeats the two quick cases (lp and lp-cells) in one process and in a fresh one;
-#: the slow clock below repeats those two and the node-grid case (lp-grid, about 4 s a call)
-#: in this process (the OR of normals takes the same lp-cells path as the AND);
-#: make test-full repeats every case every way
+#: the slow clock below repeats those two and the uniform one (lp-cells with a bounded
+#: support) in this process (the OR of normals takes the same lp-cells path as the AND);
+#: make test-full repeats every case every way, the node grids (lp-grid) among them
 QUICK = sample(list(CASES), 2)
 CLOCKED = sample(list(CASES), 3)
 
