@@ -297,3 +297,23 @@ def test_one_attribute_goal_reports_the_attribute_optimum():
     assert (res.epsilon, res.epsilon_hi, res.t["x"], res.p) == (one.epsilon, one.epsilon_hi, one.t, one.p)
     assert res.details["record_bracket"] == (one.epsilon, one.epsilon_hi) and res.method == "kernel"
     assert res.binding == one.binding == "upper" and res.witness == {"kind": "laplace kernel", "centre": one.centre}
+
+
+def test_one_attribute_at_a_given_record_is_its_optimum_there():
+    """With t given, one numeric attribute is answered by its own optimum at that t: the upper
+    side at the salary's t = 2300 against the closed-form kernels (standardised, centres on a
+    fine grid), and a heavy tail's far record (t(3) at t = 1e8, which took minutes on the goal
+    solver's own kernel search) at its far-tail limit."""
+    import scipy.stats as st
+
+    mu, sigma, r, t = 2000.0, 235.7, 100.0, 2300.0
+    res = epsilon_for_goal(Attribute(Normal(mu, sigma), r=r, name="salary"), delta=DELTA, t=[t], sides="upper")
+    z = (t - mu) / sigma
+    want = _level(lambda e: _normal_posteriors(e, [z], r / sigma, m=4001) - _normal_mass(z, r / sigma) - DELTA,
+                  0.1, 2.0, 60) / sigma  # from above: the grid of centres misses the best by a little
+    assert res.epsilon <= want * (1 + 1e-12) and res.epsilon == pytest.approx(want, rel=1e-6)
+    assert res.t == {"salary": t} and res.method == "kernel" and res.witness["kind"] == "laplace kernel"
+    far = epsilon_for_goal(Attribute(Continuous(st.t(3)), r=1.0, name="x"), delta=DELTA, t=[1e8], sides="upper")
+    # so far out the density is flat over the ball: the far-tail limit 1 - e^{-eps r} = delta
+    assert far.epsilon <= -math.log1p(-DELTA) and far.epsilon == pytest.approx(-math.log1p(-DELTA), rel=1e-9)
+    assert far.method == "kernel" and far.details["record_bracket"] == (far.epsilon, far.epsilon_hi)

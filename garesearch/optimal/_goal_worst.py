@@ -715,11 +715,11 @@ def _limit_bracket(scr: Screen, model: GoalModel, delta: float, side: str) -> Br
 # The result
 # ------------------------------------------------------------------------------------------
 def worst_result(model: GoalModel, delta: float, sides: str, rtol, max_nodes: int, budget, event: str,
-                 t0: float):
+                 t0: float, t_one: float | None = None):
     """:func:`garesearch.optimal.goals.epsilon_optimal` with ``t=None`` for a goal with a
     continuous part: the screen, then the full solver at the worst record (module docstring);
-    for one attribute its own optimum over t (:func:`garesearch.optimal.epsilon_optimal`), whose
-    bracket is the record's."""
+    for one attribute its own optimum (:func:`garesearch.optimal.epsilon_optimal`: over t, or
+    at ``t_one``), whose bracket is the record's."""
     from . import goals as go
 
     if any(part.kind == "ball" for part in model.parts):
@@ -733,7 +733,7 @@ def worst_result(model: GoalModel, delta: float, sides: str, rtol, max_nodes: in
             from .attribute import epsilon_optimal as one_optimal
 
             part = model.parts[0]
-            o = one_optimal(model.priors[0], r=part.r, delta=delta, sides=sides)
+            o = one_optimal(model.priors[0], r=part.r, delta=delta, sides=sides, t=t_one)
             levels = {"upper": o.epsilon_upper, "lower": o.epsilon_lower if sides == "both" else math.inf}
             t_one = o.t if o.t is not None else float(model.priors[0].quantile(0.5))  # (none binds)
             tv, far, records, starts = [t_one], bool(o.far_tail), None, None

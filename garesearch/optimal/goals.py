@@ -432,7 +432,8 @@ def epsilon_optimal(goal, *, delta: float, t: Any = None, norm: float = math.inf
         witness at that record; ``details["record_bracket"]`` its own bracket.  Between the
         scanned records the answer rests on the search, and where the full solver beats the
         product bound (``norm > 1``) the level may lie below the optimum by that gap.  One
-        attribute: :func:`garesearch.optimal.epsilon_optimal`.
+        numeric attribute, with or without ``t``: its own optimum
+        (:func:`garesearch.optimal.epsilon_optimal`), whose bracket is the record's.
     norm : float
         The records' distance is the :math:`\ell_{norm}` norm of the parts' distances, in
         [1, inf] (default inf).
@@ -530,10 +531,12 @@ def epsilon_optimal(goal, *, delta: float, t: Any = None, norm: float = math.inf
     event = "and" if len(model.terms) == 1 else "or"
     if t is None and method_of(model) == "discrete-metric":
         return _discrete_worst(model, float(delta), sides, event, t0)
-    if t is None and not model.finite:  # the worst record over continuous supports
-        from ._goal_worst import worst_result
+    one = len(model.parts) == 1 and model.parts[0].kind == "num" and not model.finite
+    if (t is None and not model.finite) or one:  # the worst record over continuous supports
+        from ._goal_worst import worst_result  # (one attribute: its own optimum, at t if given)
 
-        return worst_result(model, float(delta), sides, rtol, max_nodes, budget, event, t0)
+        t_one = float(resolve_true_values(model, t)[0]) if one and t is not None else None
+        return worst_result(model, float(delta), sides, rtol, max_nodes, budget, event, t0, t_one)
     tvs = [resolve_true_values(model, t)] if t is not None else _all_t(model)
     best = None
     checked = 0
