@@ -697,3 +697,54 @@ def test_no_mechanism_beats_the_relaxation_on_a_finer_grid(case):
         assert (p <= bound + tol) if upper else (p >= bound - tol)
         if mech is ridge:
             assert abs(p - bound) < 0.003 * bound
+
+
+def test_ball_fractions_enclose_quadrature():
+    """The enclosure of a cell's prior mass fraction in an l_2 ball (the cells an l_2 ball
+    cuts) contains the value by scipy's quad over the chord (independent), and is narrow."""
+    from scipy.stats import norm
+
+    from garesearch.optimal._goal_cellaxes import ball_fractions
+    from garesearch.priors import Normal
+
+    t, r = (0.3, 0.2), 0.8
+    lo = np.array([[0.7, 0.3], [-0.5, -0.4], [0.9, 0.6]])
+    hi = lo + np.array([0.25, 0.2])
+    m_lo, m_hi = ball_fractions([Normal(0, 1), Normal(0.5, 1.3)], t, r, 2.0, lo, hi)
+    for k in range(3):
+        def f(x, k=k):
+            w = math.sqrt(max(r * r - (x - t[0]) ** 2, 0.0))
+            a, b = max(lo[k, 1], t[1] - w), min(hi[k, 1], t[1] + w)
+            return norm.pdf(x) * max(0.0, norm.cdf(b, 0.5, 1.3) - norm.cdf(a, 0.5, 1.3))
+        exact = quad(f, lo[k, 0], hi[k, 0], epsabs=1e-13, epsrel=1e-12, limit=200)[0] / (
+            (norm.cdf(hi[k, 0]) - norm.cdf(lo[k, 0])) * (norm.cdf(hi[k, 1], 0.5, 1.3) - norm.cdf(lo[k, 1], 0.5, 1.3)))
+        assert m_lo[k] <= exact <= m_hi[k]
+        assert m_hi[k] - m_lo[k] < 0.06
+    assert 0 < m_hi[0] - m_lo[0]  # (a cut cell)
+
+
+def test_l2_grid_bounds_the_l2_stencil_and_cut_cells():
+    """CellGrid on an l_2 ball: every constrained translation is given at least its l_2
+    length (computed here from the cell sides), the cells the ball cuts get share bounds
+    that contain their mass fraction, and the LP bounds at one epsilon bracket the value of
+    the mechanism L = 1 (the prior's own posterior of the ball, by quad)."""
+    from scipy.stats import norm
+
+    from garesearch.goals import Coordinates
+    from garesearch.optimal._goal_cells import CellGrid
+    from garesearch.optimal._goal_model import build_model
+    from garesearch.priors import Normal
+
+    model = build_model(Coordinates([Normal(0, 1), Normal(0.5, 1.3)], r=0.8, norm=2, name="ball"), 2.0)
+    grid = CellGrid(model, [0.3, 0.2], 0.4)
+    own = np.hypot(grid.offsets[:, 0] * grid.steps[0], grid.offsets[:, 1] * grid.steps[1])
+    assert np.all(grid.off_len >= own * (1 - 1e-12))
+    assert len(grid.offsets) == 24  # (the primitive offsets up to 4 cells, one of each pair)
+    up, lo = grid.goal_coefficients(0.5, True), grid.goal_coefficients(0.5, False)
+    assert np.all(lo <= grid.frac[0] + 1e-15) and np.all(grid.frac[1] <= up + 1e-15)
+    # the constant mechanism is feasible: its posterior of the ball lies within the bounds
+    p = quad(lambda x: norm.pdf(x, 0.0, 1.0) * (norm.cdf(0.2 + math.sqrt(max(0.64 - (x - 0.3) ** 2, 0)), 0.5, 1.3)
+                                               - norm.cdf(0.2 - math.sqrt(max(0.64 - (x - 0.3) ** 2, 0)), 0.5, 1.3)),
+             -0.5, 1.1, epsabs=1e-13, limit=200)[0]
+    b_up, b_lo = grid.solve(0.5, True)[0], grid.solve(0.5, False)[0]
+    assert b_lo <= p <= b_up

@@ -31,6 +31,19 @@ is lost inside a cell to the likelihood's shape; the bound converges to the opti
 cells shrink.  The prior outside a box of cells is bounded through the box's edge cells
 (:math:`L(x) \le e^{\epsilon \max_{y \in E} \|x - y\|} a_E`) or left out where leaving it
 out only loosens the bound.
+
+Since the lemma bounds every coordinate, :math:`a_i \le e^{\epsilon \|v\|} a_j` holds for any
+monotone norm, and :class:`CellGrid` also takes an :math:`\ell_p` distance (:func:`cell_metric`):
+under :math:`\ell_1` the unit steps chain exactly; otherwise the primitive translations of at
+most ``STENCIL_REACH`` cells per coordinate chain to at most the polygon factor times the
+distance (looser, sound).  Beyond the box, :math:`\|d\|_p \le \|d\|_1`: the tail coordinates'
+distances plus the other coordinates' cell sides.  A ball of two coordinates cuts cells: with
+the cell's prior mass fraction :math:`m` in :math:`X'` (a certified enclosure,
+:func:`garesearch.optimal._goal_cellaxes.ball_fractions`) and :math:`L` varying within the
+cell by at most :math:`e^{\epsilon \delta}` (:math:`\delta` the distance across it), its share
+in :math:`X'` lies in :math:`[\max(e^{-\epsilon\delta} m, 1 - e^{\epsilon\delta}(1-m)),
+\min(e^{\epsilon\delta} m, 1 - e^{-\epsilon\delta}(1-m))]`, each side taking the end that
+loosens its bound (:meth:`CellGrid.goal_coefficients`).
 """
 
 from __future__ import annotations
@@ -42,23 +55,39 @@ import numpy as np
 
 from .._roots import clamped_logit, secant_crossing, secant_logit_trial
 from ._certify import BudgetExhausted, certified_bound, check_time, solve_lp, uncapped
-from ._goal_cellaxes import cell_range, is_log_concave, log_cell_masses, window_rows
+from ._goal_cellaxes import ball_fractions, cell_range, is_log_concave, log_cell_masses, window_rows
 from ._goal_kernels import log_tilted
 from ._goal_model import GoalModel, in_goal_set, model_scale, record_distance
 
-__all__ = ["SIZES", "CellGrid", "best_ridges", "cell_grid", "cell_sides", "cells_apply", "ridge_boxes",
+__all__ = ["SIZES", "CellGrid", "best_ridges", "cell_grid", "cell_metric", "cell_sides", "cells_apply", "ridge_boxes",
            "schedule"]
 
 #: the box of cells covers each prior's central 1 - 2e-5 (and X')
 _TAIL_Q = 1e-5
+#: under l_p (1 < p < inf) the translations constrained are the primitive ones of at most this
+#: many cells per coordinate: they chain to at most 1.0075 times the l_2 distance
+STENCIL_REACH = 4
+
+
+def cell_metric(model: GoalModel) -> float | None:
+    r"""The :math:`p` of the :math:`\ell_p` distance between records of two coordinates: the
+    goal's ``norm`` for two attributes, the inner norm of a ball of two coordinates (``None``
+    for other goals)."""
+    if model.ncoord != 2:
+        return None
+    if [p.kind for p in model.parts] == ["ball"]:
+        return float(model.parts[0].pball)
+    return float(model.norm) if all(p.kind in ("num", "disc") for p in model.parts) else None
 
 
 def cells_apply(model: GoalModel, tc) -> bool:
-    """Whether the cell relaxation applies: ``norm=inf``, two coordinates, each an attribute
+    r"""Whether the cell relaxation applies: ``norm=inf``, two coordinates, each an attribute
     of its own: numeric ones with a log-concave prior (for the lemma;
     :func:`garesearch.optimal._goal_cellaxes.is_log_concave`), at most one categorical one
     under the discrete metric (its atoms are the cells), and cells as fine as the coarsest
-    grid needs fit in the bands (at most twice its size)."""
+    grid needs fit in the bands (at most twice its size).  (:class:`CellGrid` itself also
+    takes an :math:`\ell_p` distance and a ball of two coordinates, :func:`cell_metric`; the
+    witnesses of this module take :math:`X'` as a box, so those goals are not routed here.)"""
     if not (math.isinf(model.norm) and model.ncoord == 2
             and all(p.kind in ("num", "disc") for p in model.parts)
             and sum(p.kind == "num" for p in model.parts) >= 1
@@ -125,14 +154,52 @@ class CellGrid:
         self.n = math.prod(self.shape)
         grids = np.meshgrid(*centres, indexing="ij")
         self.inside = in_goal_set(model, np.stack(grids, axis=-1), self.tc).ravel()
+        self.p = cell_metric(model)
         self.logF = sum(np.meshgrid(*logm, indexing="ij")).ravel()
         self.live = np.isfinite(self.logF)  # (cells of no prior mass drop out)
+        self._fractions()
         self._offsets()
         # the prior outside the box, region by region: per numeric coordinate below (-1),
         # beside (0) or above (1) the box (see :meth:`tail_coefficients`)
         choices = [[0] if self.disc[c] else [-1, 0, 1] for c in range(d)]
         patterns = np.array(np.meshgrid(*choices, indexing="ij")).reshape(d, -1).T
         self.tail_regions = [p for p in patterns if np.any(p)]
+
+    def _fractions(self):
+        r"""Enclosures ``frac = (m_lo, m_hi)`` of each cell's prior mass fraction in :math:`X'`
+        (0 or 1 where the cells are aligned with :math:`X'`; for a ball, the cells it cuts by
+        :func:`garesearch.optimal._goal_cellaxes.ball_fractions`) and ``diam``, the distance
+        across a cell (see :meth:`goal_coefficients`)."""
+        m = self.inside.astype(float)
+        self.frac = (m, m)
+        self.diam = float(self.offset_lengths(np.ones((1, len(self.shape))))[0])
+        if [p.kind for p in self.model.parts] != ["ball"]:
+            return
+        part, t = self.model.parts[0], self.tc
+        ix = np.unravel_index(np.arange(self.n), self.shape)
+        lo = np.stack([self.edges[c][ix[c]] for c in range(2)], axis=1)
+        hi = np.stack([self.edges[c][ix[c] + 1] for c in range(2)], axis=1)
+        gap = np.maximum(0.0, np.maximum(lo - np.asarray(t), np.asarray(t) - hi))
+        far = np.maximum(np.abs(lo - np.asarray(t)), np.abs(hi - np.asarray(t)))
+        near_d, far_d = (record_distance(self.model, np.zeros_like(x), x) for x in (gap, far))
+        m_lo, m_hi = np.where(far_d <= part.r, 1.0, 0.0), np.where(near_d <= part.r, 1.0, 0.0)
+        cut = (m_lo < m_hi) & self.live
+        if cut.any():
+            m_lo[cut], m_hi[cut] = ball_fractions(self.model.priors, t, part.r, part.pball, lo[cut], hi[cut])
+        self.frac = (m_lo, m_hi)
+
+    def goal_coefficients(self, eps: float, upper: bool) -> np.ndarray:
+        r"""Per cell: a bound on the share of its posterior mass in :math:`X'` (from above for
+        ``upper``, else from below).  Within a cell :math:`L` varies by at most a factor
+        :math:`e^{\epsilon \delta}` (:math:`\delta` the distance across it), so with the mass
+        fraction :math:`m` the share lies in :math:`[e^{-\epsilon\delta} m, e^{\epsilon\delta} m]`
+        and its complement in :math:`[e^{-\epsilon\delta}(1-m), e^{\epsilon\delta}(1-m)]`; the
+        enclosure of :math:`m` is taken at its end that loosens the bound."""
+        g = math.exp(eps * self.diam)
+        m_lo, m_hi = self.frac
+        if upper:
+            return np.minimum(1.0, np.minimum(g * m_hi, 1.0 - (1.0 - m_hi) / g))
+        return np.maximum(0.0, np.maximum(m_lo / g, 1.0 - g * (1.0 - m_lo)))
 
     def offset_lengths(self, offsets) -> np.ndarray:
         """The distance of the translation by each offset (in cells; a categorical coordinate
@@ -157,7 +224,12 @@ class CellGrid:
         num = [c for c in range(d) if not self.disc[c]]
         raw = []
         self.window, self.wlen = None, math.nan
-        if len(num) == d:
+        if len(num) == d and not math.isinf(self.p):
+            # l_1: the unit steps chain exactly; else the primitive offsets up to STENCIL_REACH
+            K = 1 if self.p == 1 else STENCIL_REACH
+            raw = [(a, b) for a in range(K + 1) for b in range(-K, K + 1)
+                   if math.gcd(a, b) == 1 and (a > 0 or b > 0) and (self.p != 1 or a * b == 0)]
+        elif len(num) == d:
             big, small = int(np.argmax(self.steps)), int(np.argmin(self.steps))
             if big == small or self.steps[big] <= self.steps[small] * (1 + 1e-9):
                 raw = list(itertools.product(*[(-1, 0, 1)] * d))
@@ -238,8 +310,11 @@ class CellGrid:
                     rep.append(np.array([e[0] - 1.0]))
             # D(x) = max_c |x_c - far edge of E_c| <= sum over the tail coordinates, and at most
             # the cell side along the others (add eps * side of the largest other side)
+            # (under l_p, p finite: D(x) <= its l_1 norm, the sum over the tail coordinates and
+            # the other cells' sides)
             others = [self.steps[c] for c in range(d) if pattern[c] == 0]
-            extra = eps * max(0.0, max(others, default=0.0) - min(self.steps[c] for c in range(d) if pattern[c] != 0))
+            extra = eps * max(0.0, max(others, default=0.0) - min(self.steps[c] for c in range(d) if pattern[c] != 0)) \
+                if math.isinf(self.p) else eps * sum(others)
             grids = np.meshgrid(*rep, indexing="ij")
             ins = in_goal_set(model, np.stack(grids, axis=-1), self.tc).ravel()
             keep = ins if upper else ~ins
@@ -270,7 +345,7 @@ class CellGrid:
         cols = np.concatenate([a, b, b, a])
         vals = np.concatenate([np.ones(m), -np.exp(lk_ab), np.ones(m), -np.exp(lk_ba)])
         a_eq = 1.0 + tail
-        obj = self.inside.astype(float) + (tail if upper else 0.0)
+        obj = self.goal_coefficients(eps, upper) + (tail if upper else 0.0)
         ub = np.where(self.live, 1.0 / a_eq, 0.0)
         n_all = n
         if self.window is not None:
