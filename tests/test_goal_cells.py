@@ -748,3 +748,16 @@ def test_l2_grid_bounds_the_l2_stencil_and_cut_cells():
              -0.5, 1.1, epsabs=1e-13, limit=200)[0]
     b_up, b_lo = grid.solve(0.5, True)[0], grid.solve(0.5, False)[0]
     assert b_lo <= p <= b_up
+
+
+def test_pyramid_masses_refuse_a_ball():
+    """The shifted pyramids' goal masses are products of one-coordinate bands; a ball of two
+    coordinates is not one, and is refused rather than measured as the box of one coordinate."""
+    from garesearch.events import Coordinates
+    from garesearch.optimal._goal_pyramid import PyramidWitness
+
+    ball = Coordinates([Normal(0, 1), Normal(0.5, 1.3)], r=0.8, norm=2, name="ball")
+    model = build_model(ball, 2.0)
+    witness = PyramidWitness(model, [0.3, 0.2], [0.3, 0.2], [0.3, 0.2], True)
+    with pytest.raises(ValueError, match="box goal sets"):
+        witness.posterior(0.5, levels=11)

@@ -28,6 +28,9 @@ from garesearch.optimal._goal_model import build_model
 from garesearch.optimal.goals import CutShortWarning, epsilon_optimal
 from garesearch.priors import Categorical, Continuous, Normal, Uniform
 
+# one worker runs the module, so its module-scoped fixtures are computed once
+pytestmark = pytest.mark.xdist_group("goal_worst")
+
 DELTA = 0.1
 R = 0.5
 

@@ -20,6 +20,9 @@ from pathlib import Path
 
 import pytest
 
+# one worker runs the module, so its module-scoped fixtures are computed once
+pytestmark = pytest.mark.xdist_group("layering")
+
 PACKAGE = Path(__file__).resolve().parents[1] / "garesearch"
 
 #: modules about the paper, which may import garesearch.paper: the paper itself, its claims and

@@ -28,6 +28,9 @@ from scipy.special import ndtr
 
 from garesearch.app import cli
 
+# one worker runs the module, so its module-scoped fixtures are computed once
+pytestmark = pytest.mark.xdist_group("goal_views")
+
 DELTA = 0.1
 AGE, SALARY = (45.0, 12.0, 2.0), (2000.0, 235.7, 100.0)  # mu, sigma, r
 GOAL_ARGS = ["--attribute", "age=normal:45,12", "--attribute", "salary=normal:2000,235.7",

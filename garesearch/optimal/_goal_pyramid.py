@@ -258,7 +258,13 @@ def _extent(model: GoalModel) -> list:
 
 def _goal_mass(model: GoalModel, per_all, per_in):
     """F(X' cap B) for a box B given per coordinate F(B_c) and F(B_c cap band_c), by
-    inclusion-exclusion over the AND-sets."""
+    inclusion-exclusion over the AND-sets.
+
+    Each part must be one coordinate's band: a ball of several coordinates is not a product
+    of bands, so it is refused (the pyramid witnesses are built for box goal sets only)."""
+    balls = [part.obj.name or "ball" for part in model.parts if part.kind == "ball"]
+    if balls:
+        raise ValueError(f"pyramid goal masses need box goal sets; {balls} is a ball")
     out = np.zeros_like(per_all[0])
     for size in range(1, len(model.terms) + 1):
         for subset in itertools.combinations(model.terms, size):
