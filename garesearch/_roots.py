@@ -420,15 +420,18 @@ def bisect_crossing(fun, target, upper, lo=0.0, hi=math.inf, scale=1.0, rtol=1e-
 def secant_crossing(posterior, target: float, upper: bool, e0: float, rtol: float, steps: int = 12) -> float:
     """Smallest epsilon found at which a witness' ``posterior`` (monotone in epsilon) crosses
     ``target`` (exceeds it for ``upper``, falls below otherwise): at most ``steps`` secant
-    steps on the logit against log epsilon from ``e0`` and one more past the root, every
-    returned value checked (``inf`` if none is found below 1e3 * e0).  Under a wall-clock cap
-    every evaluation first checks the time."""
+    steps on the logit against log epsilon from ``e0``, kept inside the bracket of the largest
+    epsilon seen that does not cross and the smallest that does (a geometric bisection where
+    the secant leaves it), and a step a little past the root once the secant has converged, so
+    that the returned value is checked.  The search ends when that bracket is within ``rtol``
+    (``inf`` if no crossing is found below 1e3 * e0).  Under a wall-clock cap every evaluation
+    first checks the time."""
     def gap(e):
         check_time()
         return clamped_logit(posterior(e)) - clamped_logit(target)
 
     sign = 1.0 if upper else -1.0
-    bad = math.inf
+    bad, good = math.inf, 0.0
     pts = []
     e = e0
     for _ in range(steps):
@@ -437,6 +440,10 @@ def secant_crossing(posterior, target: float, upper: bool, e0: float, rtol: floa
         g = sign * gap(e)
         if g > 0:
             bad = min(bad, e)
+        else:
+            good = max(good, e)
+        if bad <= good * (1 + rtol):
+            break
         pts.append((math.log(e), g))
         if len(pts) >= 2 and pts[-1][1] != pts[-2][1]:
             (x1, g1), (x2, g2) = pts[-2], pts[-1]
@@ -444,12 +451,10 @@ def secant_crossing(posterior, target: float, upper: bool, e0: float, rtol: floa
         else:
             x = math.log(e) + (-0.2 if g > 0 else 0.2)
         nxt = math.exp(min(x, math.log(e) + 2.0))
-        if math.isfinite(bad) and abs(nxt / e - 1) < rtol:
-            # one step past the root, so that the returned value is checked
-            cand = nxt * (1 + rtol / 4)
-            if cand < bad and sign * gap(cand) > 0:
-                bad = cand
-            break
+        if abs(nxt / e - 1) < rtol:
+            nxt = nxt * (1 + rtol / 4)  # converged: just past the root, to be checked
+        if math.isfinite(bad) and not good < nxt < bad:
+            nxt = math.sqrt(good * bad) if good > 0 else bad / 2
         if nxt > 1e3 * e0:
             break
         e = nxt

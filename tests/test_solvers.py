@@ -213,6 +213,27 @@ def test_crossings_of_a_logistic_curve(upper):
     assert star <= s <= star * (1 + 1e-6)
 
 
+@pytest.mark.parametrize("power", [0.5, 3.0])
+@pytest.mark.parametrize("e0", [0.3, 1.2, 1.2747, 4.0])
+def test_secant_crossing_returns_the_first_crossing_within_rtol(power, e0):
+    """Curves whose logit is a power of epsilon (concave and convex in log epsilon): the
+    crossing of 0.12549 lies at eps* = 1.2782 in closed form; the secant search returns a
+    crossing within rtol of it from any start (a search that gave up after its first check past
+    the secant's estimate failed returned the first crossing it had seen: 2.7075 from e0 = 0.3 on
+    the cubic, and 1.5569 instead of 1.2782 for a shifted pyramid of a gamma and a categorical
+    attribute)."""
+    star, target, rtol = 1.2782, 0.12549, 2e-4
+    lt = math.log(target / (1 - target))
+
+    def post(e):
+        return 1.0 / (1.0 + math.exp(-(lt + (e ** power - star ** power))))
+
+    s = _roots.secant_crossing(post, target, True, e0, rtol)
+    assert post(s) > target and star < s <= star * (1 + rtol)
+    m = _roots.secant_crossing(lambda e: 1.0 - post(e), 1.0 - target, False, e0, rtol)
+    assert star < m <= star * (1 + rtol)
+
+
 def test_certified_bracket_encloses_the_closed_form():
     """A solver whose bound is the discrete metric's exact worst posterior: the certified
     bracket holds the closed-form optimum and is within rtol."""
