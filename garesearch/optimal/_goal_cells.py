@@ -70,12 +70,12 @@ STENCIL_REACH = 4
 
 
 def cell_metric(model: GoalModel) -> float | None:
-    r"""The :math:`p` of the :math:`\ell_p` distance between records of two coordinates: the
-    goal's ``norm`` for two attributes, the inner norm of a ball of two coordinates (``None``
-    for other goals)."""
-    if model.ncoord != 2:
+    r"""The :math:`p` of the :math:`\ell_p` distance between records of two or more
+    coordinates: the goal's ``norm`` for attributes of one coordinate each, the inner norm of a
+    ball of two coordinates (``None`` for other goals)."""
+    if model.ncoord < 2:
         return None
-    if [p.kind for p in model.parts] == ["ball"]:
+    if [p.kind for p in model.parts] == ["ball"] and model.ncoord == 2:
         return float(model.parts[0].pball)
     return float(model.norm) if all(p.kind in ("num", "disc") for p in model.parts) else None
 
@@ -122,15 +122,17 @@ class CellGrid:
     """Cells aligned with the edges of :math:`X'` over the priors' central mass (a numeric
     coordinate in cells of side :math:`2 r_c / n_c`, cut to the support; a categorical one in
     its atoms); :meth:`solve` gives the certified bound on the worst posterior at ``eps``.
-    ``h``: the side wanted, one for all numeric coordinates or one per coordinate."""
+    ``h``: the side wanted, one for all numeric coordinates or one per coordinate;
+    ``ranges``: per coordinate ``(t, r, low, high)``, the range the cells cover (default: the
+    prior's central ``1 - 2e-5`` and the band, :func:`_ranges`)."""
 
-    def __init__(self, model: GoalModel, tc, h):
+    def __init__(self, model: GoalModel, tc, h, ranges=None):
         self.model, self.tc = model, [float(v) for v in tc]
         d = model.ncoord
         hs = np.broadcast_to(np.asarray(h, float), (d,))
         self.disc = np.array(model.discrete, dtype=bool)
         edges, steps, logm, centres = [], [], [], []
-        for c, (t, r, lo, hi) in enumerate(_ranges(model, tc)):
+        for c, (t, r, lo, hi) in enumerate(ranges or _ranges(model, tc)):
             prior = model.priors[c]
             if self.disc[c]:
                 edges.append(None)

@@ -23,6 +23,7 @@ from ._certify import (
     solve_lp,
     uncapped,
 )
+from ._goal_ball import BallWitness, ball_applies, best_ball
 from ._goal_kernels import log_tilted
 from ._goal_model import GoalModel, combine_norm, coord_values, model_scale, record_distance
 from ._goal_pyramid import best_pyramid
@@ -588,8 +589,10 @@ def refine_axes(grid: Grid, frac: float = 0.3) -> list[Axis] | None:
 
 class GridSide:
     """Certified bracket of one side, refined one grid at a time: the witness from shifted
-    pyramids (``norm=inf``, parts of one coordinate) and from the grid LPs' profiles, the sound
-    end from the grid relaxations.
+    pyramids (``norm=inf``, parts of one coordinate), from cones about a centre (one
+    :math:`\\ell_2` ball of two coordinates, :mod:`garesearch.optimal._goal_ball`; the better
+    of them and the grid profiles is kept) and from the grid LPs' profiles, the sound end from
+    the grid relaxations.
 
     :meth:`step` solves up to four LPs on the current grid, then refines it; ``done`` says that
     the bracket is within ``rtol`` or that the schedule is over: the grid cannot grow within
@@ -611,10 +614,10 @@ class GridSide:
         self.cut_short = False  # the wall-clock cap stopped the schedule
         self.grids = 0  # grids solved
 
-    def _pyramids(self):
+    def _pyramids(self, best=best_pyramid):
         e = self.trial
         for _ in range(3):
-            w = best_pyramid(self.model, self.tc, e, self.upper)
+            w = best(self.model, self.tc, e, self.upper)
             root = bisect_crossing(w.posterior, self.target, self.upper, lo=e / 4, scale=self.scale,
                                    rtol=self.rtol / 50)
             if root < self.hi:
@@ -640,6 +643,8 @@ class GridSide:
             self._pyramid_started = True
             if math.isinf(self.model.norm) and all(p.kind != "ball" for p in self.model.parts):
                 self._pyramids()
+            elif ball_applies(self.model):  # an l_2 ball of two coordinates: cones about a centre
+                self._pyramids(best_ball)
         grid = Grid(self.model, self.tc, self.axes, base=self.base)
         if self.grid is not None and len(grid.pair_cell) > MAX_PAIRS:
             self.done = True  # the schedule ends: the next grid's LP is too large
@@ -655,7 +660,7 @@ class GridSide:
             if not safe:
                 up = min(up, trial)
             history.append((trial, bound))
-            if self.wit_hi is None or isinstance(self.wit_hi, GridWitness):
+            if self.wit_hi is None or isinstance(self.wit_hi, (GridWitness, BallWitness)):
                 root = secant_crossing(wit.posterior, target, upper, trial, rtol / 50)
                 if root < self.hi:
                     self.hi, self.wit_hi = root, wit

@@ -10,12 +10,13 @@ import math
 
 import numpy as np
 
+from .._roots import bisect_crossing
 from ..priors import Categorical
 from ._certify import check_time, odds_to_posterior
 from ._goal_kernels import log_tilted
 from ._goal_model import GoalModel, model_scale
 
-__all__ = ["PyramidWitness", "RidgeWitness", "best_pyramid", "pyramid_candidates"]
+__all__ = ["PyramidWitness", "RidgeWitness", "best_pyramid", "pyramid_candidates", "pyramid_crossing"]
 
 
 class PyramidWitness:
@@ -167,6 +168,28 @@ def best_pyramid(model: GoalModel, tc, eps: float, upper: bool) -> PyramidWitnes
             a[num], b[num] = np.minimum(res.x[: len(num)], res.x[len(num):]), np.maximum(res.x[: len(num)], res.x[len(num):])
             best = (res.fun, a, b)
     return PyramidWitness(model, tc, best[1], best[2], upper)
+
+
+def pyramid_crossing(model: GoalModel, tc, target: float, upper: bool, e0: float, rtol: float,
+                     rounds: int = 3) -> tuple[float, PyramidWitness | None]:
+    """Where the best shifted pyramid crosses ``target`` (upper side; the inverted one below
+    for the lower side): from ``e0``, the best pyramid at the trial epsilon
+    (:func:`best_pyramid`) and its crossing by bisection to relative width ``rtol / 50``
+    (:func:`garesearch._roots.bisect_crossing`), the next trial at that crossing, at most
+    ``rounds`` times or until a trial moves by less than ``rtol / 4``.  Returns the smallest
+    crossing and its witness (``(inf, None)`` if none crosses)."""
+    scale = max(model_scale(model), 1e-300)
+    e = e0 if e0 > 0 and math.isfinite(e0) else 1.0 / scale
+    best, wit = math.inf, None
+    for _ in range(rounds):
+        w = best_pyramid(model, tc, e, upper)
+        root = bisect_crossing(w.posterior, target, upper, lo=e / 4, scale=scale, rtol=rtol / 50)
+        if root < best:
+            best, wit = root, w
+        if not math.isfinite(root) or abs(root / e - 1) < rtol / 4:
+            break
+        e = root
+    return best, wit
 
 
 class RidgeWitness(PyramidWitness):

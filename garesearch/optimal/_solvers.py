@@ -15,15 +15,16 @@ The methods: ``"discrete-metric"`` (the closed forms of Sec. 3.2, :class:`Discre
 ``"kernel"`` (one numeric attribute: Laplace and inverted kernels, :class:`OneAttribute`),
 ``"lp"`` (finite priors: the exact LP, :class:`FiniteLP`), ``"product"`` (``norm=1``: products
 of one-part optima, :class:`Product`), ``"lp-cells"`` (two log-concave numeric or categorical attributes under
-``norm=inf``: the cell relaxation, :class:`CellRelaxation`), ``"lp-grid"`` (other continuous
-goals: node grids, :class:`NodeGrids`) and ``"product-bound"`` (three or more continuous
-coordinates: the product bound and a product witness, :class:`ProductBound`).
+``norm=inf``, or an AND of three log-concave numeric ones: the cell relaxation,
+:class:`CellRelaxation`), ``"lp-grid"`` (other continuous goals: node grids,
+:class:`NodeGrids`) and ``"product-bound"`` (three or more continuous coordinates otherwise:
+the product bound, a product witness and a shifted pyramid, :class:`ProductBound`).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 import numpy as np
@@ -33,8 +34,10 @@ from ..errors import InfeasibleError, ParameterError
 from ..goals import attributes_of, lp_norm
 from ..priors import Categorical
 from ._certify import Bracket, BudgetExhausted, capped, check_time, odds_to_posterior
+from ._goal_ball import ball_applies, best_ball
 from ._goal_cells import SIZES as CELL_SIZES
 from ._goal_cells import best_ridges, cell_grid, cell_sides, cells_apply, ridge_boxes
+from ._goal_cells3 import cell3_posterior_bounds, cell3_sides, cells3_apply
 from ._goal_finite import FiniteWitness, Records, finite_lp, finite_side
 from ._goal_grid import Grid, grid_sides, halve_axes, initial_axes
 from ._goal_kernels import (
@@ -56,7 +59,7 @@ from ._goal_model import (
     true_codes,
     true_coords,
 )
-from ._goal_pyramid import best_pyramid
+from ._goal_pyramid import best_pyramid, pyramid_crossing
 
 __all__ = ["SOLVERS", "Job", "Precision", "Solver", "method_for", "register", "solve_record"]
 
@@ -198,13 +201,15 @@ def method_for(model: GoalModel, tc, max_nodes: int) -> str:
     """The method (a key of :data:`SOLVERS`) for ``model`` at the true record ``tc``:
     :func:`garesearch.optimal._goal_model.method_of`, with continuous goals split into
     ``"lp-cells"`` (two attributes under ``norm=inf``: log-concave numeric or one
-    categorical, :func:`~garesearch.optimal._goal_cells.cells_apply`), ``"lp-grid"`` (a starting node
+    categorical, :func:`~garesearch.optimal._goal_cells.cells_apply`; or an AND of three
+    log-concave numeric ones, :func:`~garesearch.optimal._goal_cells3.cells3_apply`),
+    ``"lp-grid"`` (a starting node
     grid of at most ``max_nodes`` nodes) and ``"product-bound"`` (one-coordinate parts only);
     a ball over three or more coordinates is refused."""
     method = method_of(model)
     if method != "lp-grid":
         return method
-    if cells_apply(model, tc):
+    if cells_apply(model, tc) or cells3_apply(model, tc):
         return "lp-cells"
     if sum(not isinstance(pr, Categorical) for pr in model.priors) <= 2:
         nodes = math.prod(len(ax.nodes) for ax in initial_axes(model, tc))
@@ -413,7 +418,8 @@ class _Continuous:
 
     def posterior_bounds(self, model, tc, p, eps, upper, resolution):
         """A node grid whose cells are halved ``resolution - 1`` times, with the shifted
-        pyramid (``norm=inf``) and the product bound (one-coordinate parts)."""
+        pyramid (``norm=inf``), the cone about a centre (an :math:`\\ell_2` ball of two
+        coordinates) and the product bound (one-coordinate parts)."""
         parts1d = all(p_.kind != "ball" for p_ in model.parts)
         if parts1d:
             fbound, _ = _product_bound(model, tc, eps, upper)
@@ -426,6 +432,9 @@ class _Continuous:
         if math.isinf(model.norm) and parts1d:
             pw = best_pyramid(model, tc, eps, upper).posterior(eps)
             w = max(w, pw) if upper else min(w, pw)
+        elif ball_applies(model):
+            bw = best_ball(model, tc, eps, upper).posterior(eps)
+            w = max(w, bw) if upper else min(w, bw)
         if parts1d:
             bound = min(bound, fbound) if upper else max(bound, fbound)
         return w, bound
@@ -435,16 +444,25 @@ class _Continuous:
 class CellRelaxation(_Continuous):
     """Two attributes under ``norm=inf`` (log-concave numeric priors, or one categorical
     attribute): the cell relaxation and ridge witnesses
-    (:mod:`garesearch.optimal._goal_cells`; default ``rtol`` 0.01)."""
+    (:mod:`garesearch.optimal._goal_cells`; default ``rtol`` 0.01).  Three numeric attributes
+    with log-concave priors (:func:`~garesearch.optimal._goal_cells3.cells3_apply`): the
+    product bound, the best shifted pyramid and at most three LPs of the three-dimensional
+    cell relaxation (:mod:`garesearch.optimal._goal_cells3`)."""
 
     product_bound = False
 
     def sides(self, job, precision, fb):
+        if job.model.ncoord == 3:
+            return cell3_sides(job.model, job.tc, job.live, precision.rtol or 0.01, precision.at)
         return cell_sides(job.model, job.tc, job.live, precision.rtol or 0.01, precision.at)
 
     def posterior_bounds(self, model, tc, p, eps, upper, resolution):
         """The relaxation on about :math:`800 \\cdot 2^{resolution + 1}` cells (at most
-        12,800); the better of the best shifted pyramid and the ridges from its profile."""
+        12,800); the better of the best shifted pyramid and the ridges from its profile.  Three
+        attributes: the coarsest grid of :func:`~garesearch.optimal._goal_cells3.cell_grid3`
+        (whatever ``resolution``) and the best shifted pyramid."""
+        if model.ncoord == 3:
+            return cell3_posterior_bounds(model, tc, eps, upper)
         grid = cell_grid(model, tc, min(CELL_SIZES[0] * 2 ** (resolution + 1), 12_800))
         bound, loga = grid.solve(eps, upper)
         start = ridge_boxes(grid, loga, eps, upper)
@@ -474,11 +492,32 @@ class NodeGrids(_Continuous):
 
 @register("product-bound")
 class ProductBound(_Continuous):
-    """Three or more continuous coordinates (or a starting grid above ``max_nodes``): the
-    product bound's sound end and a split-rate product witness (a wider bracket)."""
+    r"""Three or more continuous coordinates (or a starting grid above ``max_nodes``): the
+    product bound's sound end (:math:`P(U_1, \dots, U_n)`, every part given the whole
+    :math:`\epsilon`: sound, loose) and the witness that crosses first of the split-rate
+    product witness and, under ``norm=inf``, the best shifted pyramid
+    :math:`e^{-\epsilon d_\infty(x, C)}` (inverted for the lower side;
+    :func:`~garesearch.optimal._goal_pyramid.pyramid_crossing`, from the product bound's sound
+    end, default ``rtol`` 0.01; not for a side whose sound end lies beyond another side's
+    witness end: it cannot bind).  An AND of three numeric attributes with log-concave priors
+    goes to ``"lp-cells"`` instead where its bands share a cubic cell side
+    (:func:`~garesearch.optimal._goal_cells3.cells3_apply`); on the one of
+    :func:`garesearch.app.bench.goals_everywhere` the product bound's bracket with the pyramid
+    is [1.098, 1.982], the product witness alone gives 3.311."""
 
     def sides(self, job, precision, fb):
-        return fb
+        if not math.isinf(job.model.norm):
+            return fb
+        out = dict(fb)
+        for name in sorted(fb, key=lambda n: (fb[n].lo, n != "upper")):
+            b = fb[name]
+            if b.lo >= min(x.hi for x in out.values()):
+                continue  # (this side does not bind: another is unsafe below its sound end)
+            target, upper = job.live[name]
+            root, wit = pyramid_crossing(job.model, job.tc, target, upper, b.lo, precision.rtol or 0.01)
+            if root < b.hi:
+                out[name] = replace(b, hi=root, witness=wit, posterior=wit.posterior(root))
+        return out
 
 
 def sound_construction(model: GoalModel, tv, delta, sides) -> tuple[float, float]:

@@ -100,6 +100,18 @@ the bracket is [0.3970, 0.4002]; for the OR at the priors' means (the lower side
 half-line ridge along each arm of the cross, each at its own height (at :math:`\epsilon = 0.4`
 the heights are 0, -0.2, -0.4 and -1.4 times :math:`\epsilon`).
 
+*An AND of three numeric attributes under* ``norm=inf`` *with log-concave priors* (also
+``"lp-cells"``, :mod:`garesearch.optimal._goal_cells3`), when the bands' widths are whole
+multiples of a common cell side with at least 4 cells across the narrowest band and the grid
+has at most 8,000 cells: the same lemma on equal cubic cells (the 13 neighbour translations
+chain to every :math:`\ell_\infty` distance), over the bands widened by 7 cells, the prior
+beyond bounded from both sides through the edge cells and virtual cells beyond them (so that a
+small box stays tight).  The high end is where the best shifted pyramid crosses; the sound end
+is the best of the product bound and at most three LPs per side, started just below the
+pyramid's crossing.  On the benchmark's AND of three normal attributes
+(:func:`garesearch.app.bench.goals_everywhere`) the bracket is [1.9422, 1.9817] (2.0 %, about
+40 s; the product bound alone gave [1.0982, 3.3106]).
+
 *Other continuous attributes* (``"lp-grid"``; other priors, other norms, mixtures with finite
 ones, balls): an LP on a discretisation that gives a certified bracket :math:`[\epsilon_{lo},
 \epsilon_{hi}]`.  The space is cut into product cells (each inside or outside :math:`X'`), with
@@ -119,11 +131,18 @@ v_k e^{-\epsilon d(x, z_k)}` (an :math:`\epsilon`-DP mechanism); bounding its ce
 other way gives a lower bound on its posterior, which exceeds :math:`p + \delta` at
 :math:`\epsilon_{hi}`.  Cells are refined where the two bounds differ most until the bracket's
 relative width reaches ``rtol`` or the schedule ends (``max_nodes`` nodes, 8 grids, or an LP of
-more than 40,000 (cell, node) pairs).  The lower side is the mirror image; the two sides take
+more than 40,000 (cell, node) pairs).  For one :math:`\ell_2` ball of two numeric coordinates a
+second witness is the cone :math:`e^{-\epsilon \max(0, \|x - c\|_2 - \rho)}` (inverted for
+the lower side) about a centre between the true point and the priors' medians, its posterior
+certified by the layer-cake formula over discs about :math:`c` whose masses are enclosed by
+slabs (:mod:`garesearch.optimal._goal_ball`); the better of the two high ends is kept.  The
+lower side is the mirror image; the two sides take
 turns, each finer grid going to the side whose sound end is lower.  With three or more
-continuous coordinates, or a starting grid above ``max_nodes`` nodes, the bracket comes from the
-product bound instead (``"product-bound"``: the sound end of :math:`P(U_1, \dots, U_n)` and a
-product witness whose rates split epsilon; wider).  For every continuous method the comparison
+continuous coordinates (other than the AND above), or a starting grid above ``max_nodes``
+nodes, the bracket comes from the product bound instead (``"product-bound"``: the sound end of
+:math:`P(U_1, \dots, U_n)`, each part given the whole epsilon, and the first crossing of a
+product witness whose rates split epsilon and, under ``norm=inf``, of the best shifted pyramid;
+wider: on the OR of the benchmark's three normal attributes [0.2102, 0.5132]).  For every continuous method the comparison
 sets of Theorems 1 and 2 are a floor for the sound end.
 
 Reproducibility
@@ -175,6 +194,7 @@ from ..errors import InfeasibleError, ParameterError
 from ..goals import check_norm
 from ._certify import Bracket, BudgetExhausted, check_time, describe_witness, wall_clock_cap
 from ._goal_cells import cells_apply
+from ._goal_cells3 import cells3_apply
 from ._goal_finite import MAX_RECORDS
 from ._goal_kernels import DiscreteWitness
 from ._goal_model import (
@@ -230,9 +250,11 @@ class OptimalGoalResult(PlainFields):
     method : str
         How the optimum was computed: ``"discrete-metric"`` (closed form), ``"kernel"`` (one
         attribute), ``"product"`` (``norm=1``), ``"lp"`` (finite priors), ``"lp-cells"`` (two
-        attributes under ``norm=inf``, log-concave numeric or categorical: the cell relaxation), ``"lp-grid"`` (other
+        attributes under ``norm=inf``, log-concave numeric or categorical, or an AND of three
+        log-concave numeric ones: the cell relaxation), ``"lp-grid"`` (other
         continuous attributes on refined grids) or ``"product-bound"`` (three or more
-        continuous coordinates: the product bound and a product witness, a wider bracket).
+        continuous coordinates otherwise: the product bound, a product witness and a shifted
+        pyramid, a wider bracket).
     binding : str
         ``"upper"`` or ``"lower"``: the side of Def. 7 that sets ``epsilon`` (``"none"``
         when no noise is needed).
@@ -252,8 +274,8 @@ class OptimalGoalResult(PlainFields):
     witness : dict
         The worst-case likelihood that crosses at ``epsilon_hi`` (of the binding side, unless
         the other side's witness crosses earlier): its ``kind`` and parameters (kernel
-        centre, pyramid box, ridge boxes with their heights, or the LP's records and
-        log-likelihood per unit of epsilon).
+        centre, pyramid box, ridge boxes with their heights, a cone's centre and ``rho``, or the
+        LP's records and log-likelihood per unit of epsilon).
     upper, lower : tuple
         ``(lo, hi)`` of each side (``(inf, inf)`` where a side cannot bind).
     details : dict
@@ -302,7 +324,8 @@ class OptimalGoalResult(PlainFields):
         constant, at records ``x`` (an array whose last axis holds the coordinates in the
         goal's order), for the witnesses given by boxes: ridges and shifted pyramids
         (:math:`\max_k (s_k - d_\infty(x, C_k))`, the inverted kind :math:`\min_k (d_\infty(x,
-        C_k) - s_k)`) and the one-attribute kernels (:math:`\mp |x - c|`).
+        C_k) - s_k)`), the one-attribute kernels (:math:`\mp |x - c|`) and the cones of an
+        :math:`\ell_2` ball (:math:`\mp \max(0, \|x - c\|_2 - \rho)`).
 
         Examples
         --------
@@ -319,9 +342,12 @@ class OptimalGoalResult(PlainFields):
         if kind in ("laplace kernel", "inverted kernel"):
             d = np.abs(x[..., 0] - w["centre"])
             return 0.0 - d if kind == "laplace kernel" else d
+        if kind in ("ball cone", "inverted ball cone"):
+            d = np.maximum(np.linalg.norm(x - np.asarray(w["centre"], float), axis=-1) - w["rho"], 0.0)
+            return 0.0 - d if kind == "ball cone" else d
         if kind not in ("ridges", "inverted ridges", "shifted pyramid", "inverted shifted pyramid"):
             raise ParameterError(
-                f"the witness of kind {kind!r} has no closed-form profile (boxes or kernels only)")
+                f"the witness of kind {kind!r} has no closed-form profile (boxes, kernels or cones only)")
         lo, hi = np.atleast_2d(w["box_low"]), np.atleast_2d(w["box_high"])
         heights = np.asarray(w.get("heights", np.zeros(len(lo))), float)
         d = np.max(np.clip(np.maximum(lo - x[..., None, :], x[..., None, :] - hi), 0.0, None), axis=-1)
@@ -472,10 +498,11 @@ def epsilon_optimal(goal, *, delta: float, t: Any = None, norm: float = math.inf
         be the worst).
     max_nodes : int
         Largest number of grid nodes (continuous attributes other than the cell relaxation's
-        case).  With three or more continuous coordinates, or a starting grid above
-        ``max_nodes``, the bracket comes from the product bound and a product witness
-        (``method="product-bound"``, one-coordinate parts; wider), and an :math:`\ell_p`
-        ball is refused.
+        case).  With three or more continuous coordinates (other than an AND of three
+        log-concave numeric attributes under ``norm=inf``, ``method="lp-cells"``), or a
+        starting grid above ``max_nodes``, the bracket comes from the product bound, a product
+        witness and (``norm=inf``) a shifted pyramid (``method="product-bound"``,
+        one-coordinate parts; wider), and an :math:`\ell_p` ball is refused.
 
     Returns
     -------
@@ -650,7 +677,8 @@ def worst_posterior(goal, *, epsilon: float, t: Any, norm: float = math.inf, sid
     ``high`` agree to about 1e-9) for finite priors, one attribute, the discrete metric and
     ``norm=1`` products; for the cell relaxation's goals (two attributes under ``norm=inf``, log-concave numeric
     or categorical) from the relaxation on about :math:`800 \cdot 2^{resolution + 1}` cells (at most 12,800) and the best ridge
-    witness; for other
+    witness; for an AND of three log-concave numeric attributes under ``norm=inf`` from the
+    relaxation on cubic cells (whatever ``resolution``) and the best shifted pyramid; for other
     continuous attributes on a grid whose cells are halved ``resolution - 1`` times (finer is
     tighter).
 
@@ -673,7 +701,7 @@ def worst_posterior(goal, *, epsilon: float, t: Any, norm: float = math.inf, sid
     p = goal_p(model, tv)
     upper = sides == "upper"
     method = method_of(model)
-    if method == "lp-grid" and cells_apply(model, tc):  # two log-concave / categorical attributes, l_inf
+    if method == "lp-grid" and (cells_apply(model, tc) or cells3_apply(model, tc)):  # (see method_for)
         method = "lp-cells"
     w, bound = SOLVERS[method].posterior_bounds(model, tc, p, float(epsilon), upper, resolution)
     return (w, bound) if upper else (bound, w)
