@@ -14,7 +14,7 @@ epsilon above ``e`` is safe, so the rigorous check is
     ``epsilon_lo <= e``  (the answer is never above a proven unsafe epsilon).
 
 Where the pyramid is close to the worst mechanism (AND goals), an answer 1 % too high fails
-the check; the planted-error test shows it on the sample ``make test`` runs (the first goal).
+the check; the planted-error test shows it on the sample ``make test`` runs.
 Measured over the 12 goals (the full run, default precision): every ``epsilon_lo`` at or below
 the pyramid's crossing, by 0.37 % to 1.33 % on the AND goals and 0.37 % to 12.9 % on the OR
 goals (where the pyramids are far from the worst case); the package's brackets 0.50 % to
@@ -81,6 +81,10 @@ def _goals() -> list[tuple]:
 
 
 GOALS = {g[0]: g for g in _goals()}
+#: the goals in the order the sample takes them: ``make test`` runs the first, an AND of a normal
+#: and a categorical attribute (1.2 s; the AND of two normals has its own oracle in
+#: tests/test_goal_oracle.py)
+ORDER = ["9-normal-and-categorical", *(name for name in GOALS if name != "9-normal-and-categorical")]
 
 
 @functools.cache
@@ -115,13 +119,13 @@ def check(res, name: str) -> float:
 
 def test_the_generator_covers_every_kind():
     """The goals mix every prior kind, both combinations and a categorical attribute (the
-    sample in ``make test``, the first goal, is an AND of two normal attributes)."""
-    assert next(iter(GOALS)) == "0-normal-and-normal"
+    sample in ``make test`` is an AND of a normal and a categorical attribute)."""
+    assert ORDER[0] in GOALS and sorted(ORDER) == sorted(GOALS)
     kinds = {part for name in GOALS for part in name.split("-")[1:]}
     assert {"normal", "uniform", "gamma", "categorical", "and", "or"} <= kinds
 
 
-@pytest.mark.parametrize("name", sample(list(GOALS), 1))
+@pytest.mark.parametrize("name", sample(ORDER, 1))
 def test_answer_is_never_above_a_mechanism(name):
     """The package's ``epsilon`` (its certified low end) at or below the crossing of the best
     pyramid found by the oracle."""
@@ -131,9 +135,9 @@ def test_answer_is_never_above_a_mechanism(name):
 
 
 def test_a_planted_unsafe_answer_fails_the_check():
-    """An answer 1 % above the package's (0.281249 on the first goal; the pyramid crosses at
-    0.283792, 0.90 % above it) fails the check."""
-    name = sample(list(GOALS), 1)[0]
+    """An answer 1 % above the package's (0.438497 on the sample's goal; the pyramid crosses at
+    0.441046, 0.58 % above it) fails the check."""
+    name = sample(ORDER, 1)[0]
     res = package_bracket(name)
     assert GOALS[name][3] == "and"
 
