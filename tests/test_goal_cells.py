@@ -761,3 +761,37 @@ def test_pyramid_masses_refuse_a_ball():
     witness = PyramidWitness(model, [0.3, 0.2], [0.3, 0.2], [0.3, 0.2], True)
     with pytest.raises(ValueError, match="box goal sets"):
         witness.posterior(0.5, levels=11)
+
+
+def _laplace_ramp_posterior(eps: float, lo: float, hi: float, n: float = 1e30) -> float:
+    """Posterior of ``x_1`` in ``[lo, hi]`` (0 < lo) under the likelihood ``min(e^{k x_1}, n)``,
+    ``k = 0.999 eps`` (eps-DP under any l_p distance), for a Laplace(0, 1) prior, in closed form:
+    for eps above the tail's rate 1 the likelihood's mass runs out along the tail, and the
+    posterior of a fixed band falls towards 0 as ``n`` grows."""
+    k = 0.999 * eps
+    xs = math.log(n) / k
+    total = 1 / (2 * (k + 1)) + math.expm1((k - 1) * xs) / (2 * (k - 1)) + n * math.exp(-xs) / 2
+    inside = (math.exp((k - 1) * hi) - math.exp((k - 1) * lo)) / (2 * (k - 1))
+    return inside / total
+
+
+def test_a_diverging_tail_gives_the_trivial_bound():
+    """Epsilon 1.5 above a Laplace prior's tail rate: the tilted mass beyond the cells is
+    infinite, and no finite bound on the smallest posterior holds (the ramp likelihood above
+    takes it to about 1e-11).  The relaxation's certified lower bound must stay below that
+    mechanism's posterior (before, the diverging region was dropped and the bound was 3.5e-5,
+    above the ramp's 8.9e-12); below the rate (eps = 0.9) the bound is finite and still below
+    the ramp's posterior."""
+    from scipy import stats as st
+
+    from garesearch.optimal._goal_cells import cell_grid
+    from garesearch.priors import Continuous
+
+    goal = Attribute(Continuous(st.laplace()), r=0.6, name="a") & Attribute(Normal(0.5, 1.3), r=0.4, name="b")
+    grid = cell_grid(build_model(goal, math.inf), [1.0, -1.0], 3200)
+    pb = float(ndtr((-0.6 - 0.5) / 1.3) - ndtr((-1.4 - 0.5) / 1.3))
+    for eps in (1.5, 0.9):
+        bound, _ = grid.solve(eps, False)
+        mech = pb * _laplace_ramp_posterior(eps, 0.4, 1.6)
+        assert 0.0 <= bound <= mech, (eps, bound, mech)
+    assert grid.solve(1.5, False)[0] == 0.0 and grid.solve(0.9, False)[0] > 1e-4

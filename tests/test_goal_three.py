@@ -260,3 +260,24 @@ def test_cell_relaxation_bounds_a_real_mechanism():
     box_lo = [T[n] - COARSE[n][2] / 2 for n in COARSE]
     box_hi = [T[n] + COARSE[n][2] / 2 for n in COARSE]
     assert package_bound(eps) >= pyramid_posterior(box_lo, box_hi, eps, priors=COARSE, t=T)
+
+
+def test_a_diverging_tail_gives_the_trivial_lower_bound():
+    """AND of a Laplace(0, 1) and two normal attributes at epsilon 1.5, above the Laplace
+    tail's rate: the likelihood min(e^{k x_1}, n), k = 0.999 epsilon (epsilon-DP), takes the
+    posterior of X' to about 1e-12 (closed form below, n = 1e30), so no positive lower bound on
+    the smallest posterior is sound (before, the relaxation dropped the diverging region and
+    certified 9.4e-6)."""
+    from garesearch.optimal.goals import worst_posterior
+    from garesearch.priors import Continuous
+
+    eps, k, n = 1.5, 0.999 * 1.5, 1e30
+    xs = math.log(n) / k
+    total = 1 / (2 * (k + 1)) + math.expm1((k - 1) * xs) / (2 * (k - 1)) + n * math.exp(-xs) / 2
+    inside = (math.exp((k - 1) * 1.6) - math.exp((k - 1) * 0.4)) / (2 * (k - 1))
+    nb, nc = stats.norm(0.5, 1.3), stats.norm(0, 2)
+    mech = inside / total * (nb.cdf(-0.6) - nb.cdf(-1.4)) * (nc.cdf(0.5) - nc.cdf(-0.5))
+    goal = (Attribute(Continuous(stats.laplace()), r=0.6, name="a") & Attribute(Normal(0.5, 1.3), r=0.4, name="b")
+            & Attribute(Normal(0, 2), r=0.5, name="c"))
+    low, _ = worst_posterior(goal, epsilon=eps, t=[1.0, -1.0, 0.0], sides="lower")
+    assert 0.0 <= low <= mech < 1e-11

@@ -118,6 +118,15 @@ def _ranges_of(model: GoalModel, tc) -> list[tuple[float, float, float, float]]:
     return out
 
 
+def diverging_tail(live: np.ndarray, upper: bool):
+    """The bound of a relaxation whose prior mass beyond the box has no finite tilted bound
+    (epsilon at or above an exponential tail's rate along a coordinate that counts for this
+    side: a likelihood growing along that tail takes the posterior of ``X'`` to 0, or of its
+    complement to 0): the trivial bound (1 for the largest posterior, 0 for the smallest)
+    and a flat profile."""
+    return (1.0 if upper else 0.0), np.where(live, 0.0, -np.inf)
+
+
 class CellGrid:
     """Cells aligned with the edges of :math:`X'` over the priors' central mass (a numeric
     coordinate in cells of side :math:`2 r_c / n_c`, cut to the support; a categorical one in
@@ -324,10 +333,14 @@ class CellGrid:
                 continue
             logt = sum(np.meshgrid(*per_log, indexing="ij")).ravel() + extra
             cells = np.ravel_multi_index(np.meshgrid(*per_index, indexing="ij"), self.shape).ravel()
-            keep &= np.isfinite(logt)  # (no mass beyond a finite end of the support)
+            # (no mass beyond a finite end of the support: -inf; a tilted integral that diverges,
+            # epsilon at or above an exponential tail's rate: +inf, kept, and solve() then has no
+            # finite bound)
+            keep &= logt > -np.inf
             if np.any(~self.live[cells[keep]]):
                 raise AssertionError("prior mass beyond a cell of none")  # (the box is cut to the support)
-            np.add.at(out, cells[keep], np.exp(logt[keep] - self.logF[cells[keep]]))
+            with np.errstate(over="ignore"):
+                np.add.at(out, cells[keep], np.exp(logt[keep] - self.logF[cells[keep]]))
         return out
 
     def solve(self, eps: float, upper: bool):
@@ -337,6 +350,8 @@ class CellGrid:
 
         n = self.n
         tail = self.tail_coefficients(eps, upper)
+        if not np.all(np.isfinite(tail)):
+            return diverging_tail(self.live, upper)
         # w_i = posterior mass of cell i (a_i F_i / total); a_i <= e^{eps |v|} a_j reads
         # w_i - e^{eps |v|} (F_i / F_j) w_j <= 0, both directions
         a, b, ln = self.pa, self.pb, self.plen

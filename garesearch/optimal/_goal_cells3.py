@@ -35,7 +35,7 @@ from .._roots import clamped_logit
 from ..errors import ParameterError
 from ._certify import BudgetExhausted, certified_bound, solve_lp
 from ._goal_cellaxes import is_log_concave, log_cell_masses
-from ._goal_cells import CellGrid, CellSide
+from ._goal_cells import CellGrid, CellSide, diverging_tail
 from ._goal_kernels import log_tilted, product_bracket
 from ._goal_model import GoalModel, in_goal_set
 from ._goal_pyramid import best_pyramid, pyramid_crossing
@@ -207,8 +207,9 @@ class CellGrid3(CellGrid):
                 k = eps if raise_it else -eps
                 per_log = [self.logm[c] if pattern[c] == 0 else self._beyond(c, pattern[c], k) for c in range(d)]
                 logt = sum(np.meshgrid(*per_log, indexing="ij")).ravel() + (eps * extra if raise_it else -eps * extra)
-                keep = where & np.isfinite(logt)
-                np.add.at(ins_out[slot], cells[keep], np.exp(logt[keep] - self.logF[cells[keep]]))
+                keep = where & (logt > -np.inf)  # (+inf kept: a diverging tilted tail)
+                with np.errstate(over="ignore"):
+                    np.add.at(ins_out[slot], cells[keep], np.exp(logt[keep] - self.logF[cells[keep]]))
         return ins_out[0], ins_out[1]
 
     def solve(self, eps: float, upper: bool):
@@ -218,6 +219,8 @@ class CellGrid3(CellGrid):
 
         n = self.n
         t_in, t_out = self.tail_bounds(eps, upper)
+        if not (np.all(np.isfinite(t_in)) and np.all(np.isfinite(t_out))):
+            return diverging_tail(self.live, upper)
         a, b, ln = self.pa, self.pb, self.plen
         m = a.size
         rows = np.concatenate([np.arange(m), np.arange(m), m + np.arange(m), m + np.arange(m)])
