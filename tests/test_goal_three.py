@@ -281,3 +281,35 @@ def test_a_diverging_tail_gives_the_trivial_lower_bound():
             & Attribute(Normal(0, 2), r=0.5, name="c"))
     low, _ = worst_posterior(goal, epsilon=eps, t=[1.0, -1.0, 0.0], sides="lower")
     assert 0.0 <= low <= mech < 1e-11
+
+
+def test_the_box_stops_at_the_prior_quantiles_and_holds_the_band():
+    """A narrow third prior (Normal(0, 0.1), band [-0.5, 0.5], cells of side 0.2): the cells'
+    range stops at the prior's 1e-12 quantiles (scipy's, +-0.7034) instead of 7 cells beyond
+    the band (+-1.9, 19 standard deviations, where HiGHS called the LP infeasible); a band
+    wider than those quantiles is still covered whole."""
+    from garesearch.optimal._goal_cells3 import _box
+    from garesearch.optimal._goal_model import build_model
+
+    q = float(stats.norm(0, 0.1).isf(1e-12))
+    for r, want in ((0.5, (-q, q)), (0.8, (-0.8, 0.8))):
+        atts = [Attribute(Normal(0.0, 1.0), r=0.6, name="a"), Attribute(Normal(0.5, 1.3), r=0.4, name="b"),
+                Attribute(Normal(0.0, 0.1), r=r, name="c")]
+        model = build_model(atts[0] & atts[1] & atts[2], math.inf)
+        lo, hi = _box(model, [1.0, -1.0, 0.0], 2, 0.2)
+        assert lo == pytest.approx(want[0], rel=1e-9) and hi == pytest.approx(want[1], rel=1e-9)
+        assert _box(model, [1.0, -1.0, 0.0], 0, 0.2) == pytest.approx((-1.0, 3.0), rel=1e-12)
+
+
+@pytest.mark.slow
+def test_a_nearly_certain_third_attribute_gives_the_two_attribute_answer():
+    """Normal(0, 0.1) with r = 0.5 (band mass 1 - 5.7e-7): every likelihood of the first two
+    coordinates has the same posterior in three coordinates up to that factor, so the 3-D
+    optimum is at most the 2-D witness end (about 22 s; before the quantile cut: an
+    InfeasibleError)."""
+    a, b = Attribute(Normal(0.0, 1.0), r=0.6, name="a"), Attribute(Normal(0.5, 1.3), r=0.4, name="b")
+    c = Attribute(Normal(0.0, 0.1), r=0.5, name="c")
+    three = epsilon_optimal(a & b & c, delta=0.1, t={"a": 1.0, "b": -1.0, "c": 0.0})
+    two = epsilon_optimal(a & b, delta=0.1, t={"a": 1.0, "b": -1.0})
+    assert three.method == "lp-cells" and three.rel_width <= 0.02
+    assert three.epsilon <= two.epsilon_hi * (1 + 1e-5)

@@ -92,12 +92,24 @@ def cells3_apply(model: GoalModel, tc) -> bool:
     return cells <= MAX_CELLS3
 
 
+#: the margin beyond the band stops at the prior's quantiles of this order (the virtual cells
+#: bound the rest): cells further out have masses so far below their neighbours' that the LP's
+#: coefficients leave the solver's range (a Normal(0, 0.1) with cells of side 0.2 out to 19
+#: standard deviations made HiGHS call a feasible LP infeasible)
+BOX_QUANTILE = 1e-12
+
+
 def _box(model: GoalModel, tc, c: int, h: float) -> tuple[float, float]:
     """The range of coordinate ``c`` the cells cover: its band widened by
-    :data:`MARGIN_CELLS` cells of side ``h`` on either side, cut to the support."""
+    :data:`MARGIN_CELLS` cells of side ``h`` on either side, the widening cut to the prior's
+    :data:`BOX_QUANTILE` quantiles and to the support (the band itself is always covered)."""
     t, r = float(tc[c]), next(p for p in model.parts if c in p.coords).r
-    lo_s, hi_s = model.priors[c].support
-    return max(t - r - MARGIN_CELLS * h, lo_s), min(t + r + MARGIN_CELLS * h, hi_s)
+    prior = model.priors[c]
+    lo_s, hi_s = prior.support
+    q_lo, q_hi = float(prior.quantile(BOX_QUANTILE)), float(prior.upper_quantile(BOX_QUANTILE))
+    lo = max(t - r - MARGIN_CELLS * h, min(t - r, q_lo), lo_s)
+    hi = min(t + r + MARGIN_CELLS * h, max(t + r, q_hi), hi_s)
+    return lo, hi
 
 
 def cubic_side(model: GoalModel, tc, k: int) -> float | None:
