@@ -243,8 +243,8 @@ def _posterior(tb: _Table, eps: float, rho: float, upper: bool) -> float:
 
 
 def _golden(f, a: float, b: float, steps: int) -> tuple[float, float]:
-    """Minimum of ``f`` on ``[a, b]`` by ``steps`` golden-section steps (and the ends'
-    midpoint's value kept if better): ``(x, f(x))``; a fixed number of evaluations."""
+    """Minimum of ``f`` on ``[a, b]`` by ``steps`` golden-section steps: ``(x, f(x))`` at the
+    better of the last two interior points; a fixed number of evaluations (``steps + 2``)."""
     g = (math.sqrt(5) - 1) / 2
     x1, x2 = b - g * (b - a), a + g * (b - a)
     f1, f2 = f(x1), f(x2)

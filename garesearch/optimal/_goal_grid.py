@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._roots import bisect_crossing, secant_crossing, secant_logit_trial
+from .._roots import secant_crossing, secant_logit_trial
 from ..priors import Categorical, Prior
 from ._certify import (
     Bracket,
@@ -26,7 +26,7 @@ from ._certify import (
 from ._goal_ball import BallWitness, ball_applies, best_ball
 from ._goal_kernels import log_tilted
 from ._goal_model import GoalModel, combine_norm, coord_values, model_scale, record_distance
-from ._goal_pyramid import best_pyramid
+from ._goal_pyramid import best_pyramid, pyramid_crossing
 
 __all__ = ["Axis", "Grid", "GridSide", "GridWitness", "grid_sides", "halve_axes", "initial_axes"]
 
@@ -615,16 +615,10 @@ class GridSide:
         self.grids = 0  # grids solved
 
     def _pyramids(self, best=best_pyramid):
-        e = self.trial
-        for _ in range(3):
-            w = best(self.model, self.tc, e, self.upper)
-            root = bisect_crossing(w.posterior, self.target, self.upper, lo=e / 4, scale=self.scale,
-                                   rtol=self.rtol / 50)
-            if root < self.hi:
-                self.hi, self.wit_hi = root, w
-            if not math.isfinite(root) or abs(root / e - 1) < self.rtol / 4:
-                break
-            e = root
+        root, w = pyramid_crossing(self.model, self.tc, self.target, self.upper, self.trial, self.rtol,
+                                   best_of=best, scale=self.scale)
+        if root < self.hi:
+            self.hi, self.wit_hi = root, w
 
     def _converged(self) -> bool:
         return math.isfinite(self.hi) and self.lo > 0 and self.hi - self.lo <= self.rtol * self.hi

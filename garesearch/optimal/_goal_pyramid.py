@@ -171,18 +171,21 @@ def best_pyramid(model: GoalModel, tc, eps: float, upper: bool) -> PyramidWitnes
 
 
 def pyramid_crossing(model: GoalModel, tc, target: float, upper: bool, e0: float, rtol: float,
-                     rounds: int = 3) -> tuple[float, PyramidWitness | None]:
+                     rounds: int = 3, best_of=None, scale: float | None = None) -> tuple[float, PyramidWitness | None]:
     """Where the best shifted pyramid crosses ``target`` (upper side; the inverted one below
     for the lower side): from ``e0``, the best pyramid at the trial epsilon
-    (:func:`best_pyramid`) and its crossing by bisection to relative width ``rtol / 50``
-    (:func:`garesearch._roots.bisect_crossing`), the next trial at that crossing, at most
-    ``rounds`` times or until a trial moves by less than ``rtol / 4``.  Returns the smallest
-    crossing and its witness (``(inf, None)`` if none crosses)."""
-    scale = max(model_scale(model), 1e-300)
+    (:func:`best_pyramid`, or ``best_of`` with its arguments, e.g. the cones of
+    :func:`garesearch.optimal._goal_ball.best_ball`) and its crossing by bisection to relative
+    width ``rtol / 50`` (:func:`garesearch._roots.bisect_crossing`, on ``scale``: by default
+    the model's), the next trial at that crossing, at most ``rounds`` times or until a trial
+    moves by less than ``rtol / 4``.  Returns the smallest crossing and its witness
+    (``(inf, None)`` if none crosses)."""
+    best_of = best_pyramid if best_of is None else best_of
+    scale = max(model_scale(model), 1e-300) if scale is None else scale
     e = e0 if e0 > 0 and math.isfinite(e0) else 1.0 / scale
     best, wit = math.inf, None
     for _ in range(rounds):
-        w = best_pyramid(model, tc, e, upper)
+        w = best_of(model, tc, e, upper)
         root = bisect_crossing(w.posterior, target, upper, lo=e / 4, scale=scale, rtol=rtol / 50)
         if root < best:
             best, wit = root, w
