@@ -288,7 +288,8 @@ def test_the_box_stops_at_the_prior_quantiles_and_holds_the_band():
     range stops at the prior's 1e-12 quantiles (scipy's, +-0.7034) instead of 7 cells beyond
     the band (+-1.9, 19 standard deviations, where HiGHS called the LP infeasible); a band
     wider than those quantiles is still covered whole."""
-    from garesearch.optimal._goal_cells3 import _box
+    from garesearch.optimal._goal_cells import band_box
+    from garesearch.optimal._goal_cells3 import MARGIN_CELLS
     from garesearch.optimal._goal_model import build_model
 
     q = float(stats.norm(0, 0.1).isf(1e-12))
@@ -296,9 +297,9 @@ def test_the_box_stops_at_the_prior_quantiles_and_holds_the_band():
         atts = [Attribute(Normal(0.0, 1.0), r=0.6, name="a"), Attribute(Normal(0.5, 1.3), r=0.4, name="b"),
                 Attribute(Normal(0.0, 0.1), r=r, name="c")]
         model = build_model(atts[0] & atts[1] & atts[2], math.inf)
-        lo, hi = _box(model, [1.0, -1.0, 0.0], 2, 0.2)
+        lo, hi = band_box(model, [1.0, -1.0, 0.0], 2, MARGIN_CELLS * 0.2)
         assert lo == pytest.approx(want[0], rel=1e-9) and hi == pytest.approx(want[1], rel=1e-9)
-        assert _box(model, [1.0, -1.0, 0.0], 0, 0.2) == pytest.approx((-1.0, 3.0), rel=1e-12)
+        assert band_box(model, [1.0, -1.0, 0.0], 0, MARGIN_CELLS * 0.2) == pytest.approx((-1.0, 3.0), rel=1e-12)
 
 
 @pytest.mark.slow

@@ -14,7 +14,7 @@ translations :math:`v \in \{-1, 0, 1\}^3` (one of each :math:`\pm v`) chain to e
 between :math:`e^{-\epsilon j h} a_E` and :math:`e^{\epsilon j h} a_E` (the lemma again), and
 beyond the virtual cells :math:`e^{-\epsilon |x_c - f_c|} a_E \le L(x) \le e^{\epsilon |x_c -
 f_c|} a_E` pointwise (``f_c`` the far edge of ``E``); a region beyond the box along several
-coordinates takes the product of their factors (:meth:`CellGrid3._beyond`).  Unlike the
+coordinates takes the product of their factors (:class:`~garesearch.optimal._goal_cells.BoxedGrid`).  Unlike the
 two-coordinate case, where the region that can only loosen the bound is left out, both are
 kept here: for the upper side the region in :math:`X'` with the upper bound (in the objective
 and the normalisation), the region outside with the lower bound (in the normalisation), the
@@ -33,11 +33,11 @@ import numpy as np
 
 from .._roots import clamped_logit
 from ..errors import ParameterError
-from ._certify import BudgetExhausted, certified_bound, solve_lp
-from ._goal_cellaxes import is_log_concave, log_cell_masses
-from ._goal_cells import CellGrid, CellSide, diverging_tail
-from ._goal_kernels import log_tilted, product_bracket
-from ._goal_model import GoalModel, in_goal_set
+from ._certify import BudgetExhausted
+from ._goal_cellaxes import is_log_concave
+from ._goal_cells import BoxedGrid, CellSide, band_box
+from ._goal_kernels import product_bracket
+from ._goal_model import GoalModel
 from ._goal_pyramid import best_pyramid, pyramid_crossing
 
 __all__ = ["CellGrid3", "cell3_posterior_bounds", "cell3_sides", "cell_grid3", "cells3_apply", "cubic_side"]
@@ -51,8 +51,6 @@ MAX_CELLS3 = 8000
 LPS3 = 3
 #: the cells across the narrowest band (at least)
 BAND_CELLS = 4
-#: virtual cells beyond the box, per coordinate and end (at most)
-VIRTUAL_CELLS = 4000
 
 
 def cells3_apply(model: GoalModel, tc) -> bool:
@@ -86,30 +84,10 @@ def cells3_apply(model: GoalModel, tc) -> bool:
     cells = 1
     for c in range(3):  # (as CellGrid cuts them)
         t, r = float(tc[c]), next(p for p in model.parts if c in p.coords).r
-        lo, hi = _box(model, tc, c, h)
+        lo, hi = band_box(model, tc, c, MARGIN_CELLS * h)
         k_lo = math.floor((lo - (t - r)) / h + 1e-9)
         cells *= max(k_lo + 1, math.ceil((hi - (t - r)) / h - 1e-9)) - k_lo
     return cells <= MAX_CELLS3
-
-
-#: the margin beyond the band stops at the prior's quantiles of this order (the virtual cells
-#: bound the rest): cells further out have masses so far below their neighbours' that the LP's
-#: coefficients leave the solver's range (a Normal(0, 0.1) with cells of side 0.2 out to 19
-#: standard deviations made HiGHS call a feasible LP infeasible)
-BOX_QUANTILE = 1e-12
-
-
-def _box(model: GoalModel, tc, c: int, h: float) -> tuple[float, float]:
-    """The range of coordinate ``c`` the cells cover: its band widened by
-    :data:`MARGIN_CELLS` cells of side ``h`` on either side, the widening cut to the prior's
-    :data:`BOX_QUANTILE` quantiles and to the support (the band itself is always covered)."""
-    t, r = float(tc[c]), next(p for p in model.parts if c in p.coords).r
-    prior = model.priors[c]
-    lo_s, hi_s = prior.support
-    q_lo, q_hi = float(prior.quantile(BOX_QUANTILE)), float(prior.upper_quantile(BOX_QUANTILE))
-    lo = max(t - r - MARGIN_CELLS * h, min(t - r, q_lo), lo_s)
-    hi = min(t + r + MARGIN_CELLS * h, max(t + r, q_hi), hi_s)
-    return lo, hi
 
 
 def cubic_side(model: GoalModel, tc, k: int) -> float | None:
@@ -151,10 +129,10 @@ def cell_grid3(model: GoalModel, tc, k: int = 1) -> CellGrid3:
         raise ParameterError(f"k: no common cubic cell side of rank {k} fits the bands; use a smaller k "
                              "(cells3_apply says whether rank 1 exists)")
     return CellGrid3(model, tc, h, [(float(tc[c]), next(p for p in model.parts if c in p.coords).r,
-                                     *_box(model, tc, c, h)) for c in range(3)])
+                                     *band_box(model, tc, c, MARGIN_CELLS * h)) for c in range(3)])
 
 
-class CellGrid3(CellGrid):
+class CellGrid3(BoxedGrid):
     """Equal cubic cells over three numeric coordinates (:mod:`garesearch.optimal._goal_cells3`);
     :meth:`solve` gives the certified bound on the worst posterior at ``eps``."""
 
@@ -163,93 +141,6 @@ class CellGrid3(CellGrid):
         if not (np.ptp(self.steps) <= 1e-9 * float(np.max(self.steps)) and len(self.offsets) == 13):
             raise ParameterError("h: the cells must be equal cubes that fit every band (2 r / h whole for "
                                  "every coordinate; cubic_side gives such sides)")  # (the stencil chains exactly only then)
-
-    def _beyond(self, c: int, side: int, k: float) -> np.ndarray:
-        r"""One coordinate's factor of the prior beyond the box (above it for ``side > 0``),
-        in log: the virtual cells :math:`E + j h e_c` beyond the edge cell ``E`` (up to the
-        prior's :math:`10^{-17}` quantile, at most :data:`VIRTUAL_CELLS`), each with its mass
-        times :math:`e^{k j h}` (the translation lemma: :math:`e^{-\epsilon j h} a_E \le
-        a_{E + j h e_c} \le e^{\epsilon j h} a_E`), and the rest with
-        :math:`e^{k |x - f|}`, ``f`` the far edge of ``E`` (pointwise; an upper bound of the
-        integral for ``k > 0``, a lower bound for ``k < 0``).  A region beyond the box along
-        several coordinates takes the product of their factors: each part of it is a virtual
-        cell, or lies beyond the virtual cells along some coordinates, where the pointwise
-        bound from the virtual cell of the others applies."""
-        e, prior, h = self.edges[c], self.model.priors[c], float(self.steps[c])
-        end = "hi" if k > 0 else "lo"
-        if side > 0:
-            far = float(prior.upper_quantile(1e-17)) if math.isinf(prior.support[1]) else prior.support[1]
-            j = int(min(max(math.ceil((far - e[-1]) / h), 1), VIRTUAL_CELLS))
-            ve = e[-1] + h * np.arange(j + 1)
-            rest = log_tilted(prior, k, ve[-1], math.inf, e[-2], end=end)
-        else:
-            far = float(prior.quantile(1e-17)) if math.isinf(prior.support[0]) else prior.support[0]
-            j = int(min(max(math.ceil((e[0] - far) / h), 1), VIRTUAL_CELLS))
-            ve = e[0] - h * np.arange(j + 1)[::-1]
-            rest = log_tilted(prior, -k, -math.inf, ve[0], e[1], end=end)
-        logm = log_cell_masses(prior, ve)
-        if side < 0:
-            logm = logm[::-1]  # (nearest first)
-        terms = np.concatenate([logm + k * h * np.arange(1, j + 1), np.atleast_1d(rest)])
-        top = float(np.max(terms))
-        if not math.isfinite(top):
-            return np.atleast_1d(top)
-        return np.atleast_1d(top + math.log(float(np.sum(np.exp(terms - top)))))
-
-    def tail_bounds(self, eps: float, upper: bool) -> tuple[np.ndarray, np.ndarray]:
-        r"""Per cell, in units of its own mass: the prior beyond the box attached to it, in
-        :math:`X'` and outside, bounded through :math:`a_E` (:meth:`_beyond`; the end that
-        loosens this side's bound: for ``upper`` the upper bound in :math:`X'` and the lower
-        bound outside).  Returns ``(inside, outside)``."""
-        model, d = self.model, len(self.shape)
-        ins_out = [np.zeros(self.n), np.zeros(self.n)]
-        for pattern in self.tail_regions:
-            others = [self.steps[c] for c in range(d) if pattern[c] == 0]
-            extra = max(0.0, max(others, default=0.0) - min(self.steps[c] for c in range(d) if pattern[c] != 0))
-            grids = np.meshgrid(*[self.centres[c] if pattern[c] == 0 else
-                                  np.array([self.edges[c][-1] + 1.0 if pattern[c] > 0 else self.edges[c][0] - 1.0])
-                                  for c in range(d)], indexing="ij")
-            ins = in_goal_set(model, np.stack(grids, axis=-1), self.tc).ravel()
-            cells = np.ravel_multi_index(np.meshgrid(*[np.arange(self.shape[c]) if pattern[c] == 0 else
-                                                       np.array([self.shape[c] - 1 if pattern[c] > 0 else 0])
-                                                       for c in range(d)], indexing="ij"), self.shape).ravel()
-            for slot, where, raise_it in ((0, ins, upper), (1, ~ins, not upper)):
-                if not where.any():
-                    continue
-                k = eps if raise_it else -eps
-                per_log = [self.logm[c] if pattern[c] == 0 else self._beyond(c, pattern[c], k) for c in range(d)]
-                logt = sum(np.meshgrid(*per_log, indexing="ij")).ravel() + (eps * extra if raise_it else -eps * extra)
-                keep = where & (logt > -np.inf)  # (+inf kept: a diverging tilted tail)
-                with np.errstate(over="ignore"):
-                    np.add.at(ins_out[slot], cells[keep], np.exp(logt[keep] - self.logF[cells[keep]]))
-        return ins_out[0], ins_out[1]
-
-    def solve(self, eps: float, upper: bool):
-        """Certified bound on the worst posterior (largest for ``upper``, else smallest) at
-        ``eps``, and the LP's cell averages (log, up to a constant)."""
-        import scipy.sparse as sp
-
-        n = self.n
-        t_in, t_out = self.tail_bounds(eps, upper)
-        if not (np.all(np.isfinite(t_in)) and np.all(np.isfinite(t_out))):
-            return diverging_tail(self.live, upper)
-        a, b, ln = self.pa, self.pb, self.plen
-        m = a.size
-        rows = np.concatenate([np.arange(m), np.arange(m), m + np.arange(m), m + np.arange(m)])
-        cols = np.concatenate([a, b, b, a])
-        vals = np.concatenate([np.ones(m), -np.exp(eps * ln + self.logF[a] - self.logF[b]),
-                               np.ones(m), -np.exp(eps * ln + self.logF[b] - self.logF[a])])
-        a_eq = 1.0 + t_in + t_out
-        obj = self.goal_coefficients(eps, upper) + t_in
-        ub = np.where(self.live, 1.0 / a_eq, 0.0)
-        A = sp.csr_matrix((vals, (rows, cols)), shape=(2 * m, n))
-        # interior point first: about 2.4 times as fast as the dual simplex on these
-        res = solve_lp(-obj if upper else obj, A, a_eq, ub, methods=("highs-ipm", "highs-ds"))
-        bound = certified_bound(res, obj, A, a_eq, ub, upper)
-        with np.errstate(divide="ignore"):
-            loga = np.where(self.live, np.log(np.maximum(res.x[:n], 0.0)) - np.where(self.live, self.logF, 0.0),
-                            -np.inf)
-        return bound, loga
 
 
 def cell3_sides(model: GoalModel, tc, targets, rtol: float, eps0=None) -> dict:

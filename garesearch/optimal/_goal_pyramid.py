@@ -14,7 +14,7 @@ from .._roots import bisect_crossing
 from ..priors import Categorical
 from ._certify import check_time, odds_to_posterior
 from ._goal_kernels import log_tilted
-from ._goal_model import GoalModel, model_scale
+from ._goal_model import GoalModel, model_scale, spread
 
 __all__ = ["PyramidWitness", "RidgeWitness", "best_pyramid", "pyramid_candidates", "pyramid_crossing"]
 
@@ -145,27 +145,31 @@ def pyramid_candidates(model: GoalModel, tc) -> list:
 
 def best_pyramid(model: GoalModel, tc, eps: float, upper: bool) -> PyramidWitness:
     """The shifted pyramid with the most extreme posterior at ``eps`` (Nelder-Mead over the
-    box's ends, from several starting boxes; categorical coordinates fixed at the truth)."""
+    box's ends, each in units of its prior's spread (:func:`~garesearch.optimal._goal_model.spread`:
+    attributes of different scales, such as age and salary, move alike), from several starting
+    boxes; categorical coordinates fixed at the truth)."""
     from scipy.optimize import minimize
 
     sign = -1.0 if upper else 1.0
     num = [c for c in range(model.ncoord) if not model.discrete[c]]
+    unit = np.tile([max(spread(model.priors[c]), 1e-12) for c in num], 2)
     best = None
     for a0, b0 in pyramid_candidates(model, tc):
         def f(z, a0=a0, b0=b0):
             a, b = a0.copy(), b0.copy()
-            lo, hi = z[: len(num)], z[len(num):]
+            x = z * unit
+            lo, hi = x[: len(num)], x[len(num):]
             a[num], b[num] = np.minimum(lo, hi), np.maximum(lo, hi)
             return sign * PyramidWitness(model, tc, a, b, upper).posterior(eps, levels=1001)
 
-        z0 = np.concatenate([a0[num], b0[num]])
-        scale = max(model_scale(model), 1e-12)
-        simplex = [z0] + [z0 + 0.1 * scale * np.eye(len(z0))[i] for i in range(len(z0))]
+        z0 = np.concatenate([a0[num], b0[num]]) / unit
+        simplex = [z0] + [z0 + 0.1 * np.eye(len(z0))[i] for i in range(len(z0))]
         res = minimize(f, z0, method="Nelder-Mead",
-                       options={"initial_simplex": simplex, "xatol": 1e-4 * scale, "fatol": 1e-6, "maxfev": 250})
+                       options={"initial_simplex": simplex, "xatol": 1e-4, "fatol": 1e-6, "maxfev": 250})
         if best is None or res.fun < best[0]:
             a, b = a0.copy(), b0.copy()
-            a[num], b[num] = np.minimum(res.x[: len(num)], res.x[len(num):]), np.maximum(res.x[: len(num)], res.x[len(num):])
+            x = res.x * unit
+            a[num], b[num] = np.minimum(x[: len(num)], x[len(num):]), np.maximum(x[: len(num)], x[len(num):])
             best = (res.fun, a, b)
     return PyramidWitness(model, tc, best[1], best[2], upper)
 

@@ -170,7 +170,7 @@ _TYPED = (
            paper=("sec4_2_events",),
            tests=("test_events", "test_goal_optimal", "test_goal_cells", "test_goal_cells_priors", "test_goal_worst",
                   "test_goal_oracle", "test_goal_redteam", "test_goal_determinism", "test_solvers", "test_regressions_core",
-                  "test_worst_record_views", "test_goal_ball_witness", "test_goal_three")),
+                  "test_worst_record_views", "test_goal_ball_witness", "test_goal_three", "test_goal_compact")),
     _Typed("4.3", "The Multivariate Case: OR-events", "sec:orevent",
            modules=("goals", "events", "constructions.comparison_sets", "constructions.counterexamples", "app.figures"),
            beyond=("optimal.goals", "optimal.worst_record", "constructions.or_lower"), paper=("sec4_2_events",),
