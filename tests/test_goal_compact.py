@@ -219,3 +219,30 @@ def test_age_and_salary_at_the_worst_record_within_rtol(rtol):
     w = res.witness
     assert w["kind"] == "shifted pyramid"
     assert pyramid_posterior(res.epsilon_hi, (w["box_low"], w["box_high"])) > target
+
+
+def test_a_box_with_bounds_beyond_refuses_other_norms_and_categories():
+    """The bounds beyond the box take :math:`\\ell_\\infty` distances and numeric coordinates:
+    an :math:`\\ell_2` goal or a categorical attribute is refused (and such goals never get a
+    compact box), an AND under ``norm=inf`` is taken."""
+    from garesearch.errors import ParameterError
+    from garesearch.optimal._goal_cells import BoxedGrid, band_box, compact_applies
+    from garesearch.optimal._goal_model import build_model
+    from garesearch.priors import Categorical
+
+    tc = [T[n] for n in PRIORS]
+
+    def ranges(model, t):
+        return [(t[c], r, *band_box(model, t, c, 10.0)) for c, r in enumerate((2.0, 100.0))]
+
+    ok = build_model(goal(), math.inf)
+    assert compact_applies(ok) and BoxedGrid(ok, tc, H, ranges(ok, tc)).n > 0
+    l2 = build_model(goal(), 2.0)
+    assert not compact_applies(l2)
+    with pytest.raises(ParameterError, match="norm=inf"):
+        BoxedGrid(l2, tc, H, ranges(l2, tc))
+    cat = build_model(Attribute(Normal(45, 12), r=2, name="age") & Attribute(Categorical({"a": 0.3, "b": 0.7}), r=0,
+                                                                                name="c"), math.inf)
+    assert not compact_applies(cat)
+    age, salary = (Attribute(Normal(mu, sd), r=r, name=n) for n, (mu, sd, r) in PRIORS.items())
+    assert not compact_applies(build_model(age | salary, math.inf))  # (an OR: X' runs across the box)

@@ -54,6 +54,7 @@ import math
 import numpy as np
 
 from .._roots import clamped_logit, secant_crossing, secant_logit_trial
+from ..errors import ParameterError
 from ._certify import BudgetExhausted, certified_bound, check_time, solve_lp, uncapped
 from ._goal_cellaxes import ball_fractions, cell_range, is_log_concave, log_cell_masses, window_rows
 from ._goal_kernels import log_tilted
@@ -425,6 +426,13 @@ class BoxedGrid(CellGrid):
     #: simplex on these)
     methods = ("highs-ipm", "highs-ds")
 
+    def __init__(self, model: GoalModel, tc, h, ranges):
+        super().__init__(model, tc, h, ranges)
+        if not (math.isinf(self.p) and not self.disc.any()):
+            # (the bounds beyond the box take l_inf distances and numeric coordinates)
+            raise ParameterError("model: a box of cells with the prior beyond it bounded takes numeric "
+                                 "coordinates under norm=inf")
+
     def _beyond(self, c: int, side: int, k: float) -> np.ndarray:
         r"""One coordinate's factor of the prior beyond the box (above it for ``side > 0``),
         in log: the virtual cells :math:`E + j h e_c` beyond the edge cell ``E`` (up to the
@@ -684,7 +692,8 @@ def compact_applies(model: GoalModel) -> bool:
     r"""Whether :func:`compact_grid` is used: an AND of two numeric attributes (where
     :func:`cells_apply` holds).  Its :math:`X'` lies within the bands, and the worst
     likelihood decays away from it; an OR's :math:`X'` runs across the whole box."""
-    return len(model.terms) == 1 and model.ncoord == 2 and not any(model.discrete)
+    return (math.isinf(model.norm) and len(model.terms) == 1 and model.ncoord == 2
+            and all(p.kind == "num" for p in model.parts))
 
 
 def compact_grid(model: GoalModel, tc, cells: int, eps_ref: float) -> BoxedGrid:

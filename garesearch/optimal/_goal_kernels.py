@@ -237,7 +237,7 @@ def product_bracket(model: GoalModel, tc, target, upper, rtol=1e-4) -> Bracket:
     def bound(eps):
         return goal_probability(model.terms, [odds_to_posterior(sv(eps)[0]) for sv in solvers])
 
-    b = bisect_crossing(bound, target, upper, scale=scale, rtol=rtol)
+    b = bisect_crossing(bound, target, upper, lo=1.0 / scale, scale=scale, rtol=rtol)
     lo = b * (1 - 2 * rtol) if math.isfinite(b) else math.inf
     while math.isfinite(lo) and lo > 0 and ((bound(lo) > target) if upper else (bound(lo) < target)):
         lo /= 2
