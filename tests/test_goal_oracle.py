@@ -310,6 +310,20 @@ def best_kernel(dist, t, r, eps, upper):
     return -best if upper else best
 
 
+class _StandardNormal:
+    """``scipy.stats.norm(0, 1)`` as :func:`kernel_posterior` uses it, the density in closed
+    form (scipy's per point is slow under ``quad``)."""
+
+    def pdf(self, x):
+        return math.exp(-0.5 * x * x) / math.sqrt(2 * math.pi)
+
+    def support(self):
+        return -math.inf, math.inf
+
+    def std(self):
+        return 1.0
+
+
 @pytest.mark.parametrize("event", ["and", "or"])
 def test_oracle_converges_to_the_l1_product(event):
     """Where the optimum is known the oracle must find it: under l_1, AND / OR of a normal and
@@ -324,7 +338,7 @@ def test_oracle_converges_to_the_l1_product(event):
     goal = OracleGoal((NumAxis(dist, 0.4, 0.5, _box(dist, 4)), CatAxis(CAT, "v")), event, norm=1.0)
     eps, pc = 0.8, CAT["v"]
     for upper in (True, False):
-        q1 = best_kernel(dist, 0.4, 0.5, eps, upper)
+        q1 = best_kernel(_StandardNormal(), 0.4, 0.5, eps, upper)
         k = math.exp(eps if upper else -eps)
         q2 = pc * k / (pc * k + 1 - pc)
         exact = q1 * q2 if event == "and" else 1 - (1 - q1) * (1 - q2)
@@ -381,7 +395,8 @@ def check_case_posteriors(name: str, bounds: dict, offsets: tuple | None = None)
 
 
 @pytest.mark.parametrize("name", [
-    "and-cells", "b-normal-and-categorical", "c-normal-or-categorical",
+    # (make test: the first and the last; the categorical AND's check is the planted errors')
+    *sample(["and-cells", "b-normal-and-categorical", "c-normal-or-categorical"], 2),
     pytest.param("d-uniform-or-normal", marks=pytest.mark.slow),
     pytest.param("a-age-and-salary", marks=pytest.mark.slow),
     pytest.param("e-l2-ball", marks=pytest.mark.slow),
@@ -503,6 +518,20 @@ def _distance(goal: OracleGoal, d0, d1):
     return (d0**goal.norm + d1**goal.norm) ** (1 / goal.norm)
 
 
+def _density(dist):
+    """``dist.pdf``; for a normal distribution scipy's formula written out (the same values,
+    without the frozen distribution's per-call overhead: ``quad_vec`` calls it point by point)."""
+    if dist.dist.name != "norm":
+        return dist.pdf
+    mu, sd = float(dist.mean()), float(dist.std())
+    c = math.sqrt(2 * math.pi)
+
+    def pdf(x):
+        return np.exp(-((np.asarray(x, float) - mu) / sd) ** 2 / 2.0) / c / sd
+
+    return pdf
+
+
 def witness_posterior(goal: OracleGoal, profile, eps: float, breaks0, breaks1) -> float:
     """Posterior of X' under the likelihood ``exp(eps * profile)``, by quadrature: over the
     first (numeric) axis ``scipy.integrate.quad_vec`` with the profile's and X''s break points; over
@@ -519,10 +548,12 @@ def witness_posterior(goal: OracleGoal, profile, eps: float, breaks0, breaks1) -
         lo1, hi1 = max(lo1, ax1.t - ax1.r - 12 * sd1), min(hi1, ax1.t + ax1.r + 12 * sd1)
     ref = float(profile(np.array(ax0.t), np.array(ax1.t if isinstance(ax1, NumAxis) else
                                                            list(ax1.probs).index(ax1.t))))
+    pdf0 = _density(ax0.dist)
+    pdf1 = _density(ax1.dist) if isinstance(ax1, NumAxis) else None
 
     def inner(x0):
         """(integral over X', integral over everything) of L f_1 at x0, times f_0(x0)."""
-        f0 = float(ax0.dist.pdf(x0))
+        f0 = float(pdf0(x0))
         if f0 == 0.0:
             return 0.0, 0.0
         in0 = abs(x0 - ax0.t) <= ax0.r
@@ -540,7 +571,7 @@ def witness_posterior(goal: OracleGoal, profile, eps: float, breaks0, breaks1) -
             edges = [ax1.t - ax1.r, ax1.t + ax1.r]
         cuts = sorted({lo1, hi1, *(b for b in [*edges, *breaks1(x0)] if lo1 < b < hi1)})
         x1, w1 = _gl(cuts, 40 if len(cuts) < 12 else 6)
-        L = np.exp(eps * (profile(np.full(x1.size, x0), x1) - ref)) * ax1.dist.pdf(x1) * w1
+        L = np.exp(eps * (profile(np.full(x1.size, x0), x1) - ref)) * pdf1(x1) * w1
         if goal.event == "ball":
             ins = np.abs(x1 - ax1.t) <= half
         else:
@@ -715,7 +746,9 @@ def pyramid_epsilon(name: str, oracle: dict) -> float | None:
 
 
 @pytest.mark.parametrize("name", [
-    "and-cells", "b-normal-and-categorical", "c-normal-or-categorical",  # (the slow ones: 30-120 s)
+    # (make test: the first and the last; the categorical AND's bracket is also checked at the
+    # default rtol by test_cell_relaxation_bracket_is_narrow; the slow ones: 30-120 s)
+    *sample(["and-cells", "b-normal-and-categorical", "c-normal-or-categorical"], 2),
     pytest.param("a-age-and-salary", marks=pytest.mark.slow),
     pytest.param("d-uniform-or-normal", marks=pytest.mark.slow),
     pytest.param("e-l2-ball", marks=pytest.mark.slow),

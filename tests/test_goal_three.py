@@ -18,6 +18,7 @@ import math
 import pytest
 from scipy import stats
 from scipy.integrate import quad
+from scipy.special import ndtr
 
 from garesearch.events import Attribute
 from garesearch.optimal.goals import epsilon_optimal
@@ -44,13 +45,23 @@ def pyramid_posterior(box_low, box_high, eps, inverted=False, priors=PRIORS, t=T
     names = list(priors)
     dists = [stats.norm(priors[n][0], priors[n][1]) for n in names]
     bands = [(t[n] - priors[n][2], t[n] + priors[n][2]) for n in names]
+    # (scipy's normal cdf, ndtr of the standardised value, without the frozen distribution's
+    # per-call overhead: the same floats)
+    cdfs = [lambda x, mu=priors[n][0], sd=priors[n][1]: ndtr((x - mu) / sd) for n in names]
+
+    def fast_mass(cdf, lo, hi):
+        return max(0.0, float(cdf(hi) - cdf(lo))) if hi > lo else 0.0
 
     def masses(s):
         tot, ins = 1.0, 1.0
-        for d, (lo, hi), a, b in zip(dists, bands, box_low, box_high, strict=True):
-            tot *= box_mass(d, a - s, b + s)
-            ins *= box_mass(d, max(a - s, lo), min(b + s, hi))
+        for cdf, (lo, hi), a, b in zip(cdfs, bands, box_low, box_high, strict=True):
+            tot *= fast_mass(cdf, a - s, b + s)
+            ins *= fast_mass(cdf, max(a - s, lo), min(b + s, hi))
         return tot, ins
+
+    def outside(s):  # F(C_s) - F(X' cap C_s), one evaluation of the masses
+        tot, ins = masses(s)
+        return tot - ins
 
     p_in = math.prod(box_mass(d, lo, hi) for d, (lo, hi) in zip(dists, bands, strict=True))
     opts = dict(limit=400, epsabs=1e-13, epsrel=1e-11)
@@ -65,11 +76,11 @@ def pyramid_posterior(box_low, box_high, eps, inverted=False, priors=PRIORS, t=T
 
     if not inverted:
         A = integral(lambda s: eps * math.exp(-eps * s) * masses(s)[1])
-        B = integral(lambda s: eps * math.exp(-eps * s) * (masses(s)[0] - masses(s)[1]))
+        B = integral(lambda s: eps * math.exp(-eps * s) * outside(s))
         B += math.exp(-eps * reach) * (1.0 - masses(reach)[0])  # (beyond: below 1e-300)
     else:
         A = p_in + integral(lambda s: eps * math.exp(eps * s) * (p_in - masses(s)[1]))
-        B = (1.0 - p_in) + integral(lambda s: eps * math.exp(eps * s) * (1.0 - p_in - (masses(s)[0] - masses(s)[1])))
+        B = (1.0 - p_in) + integral(lambda s: eps * math.exp(eps * s) * (1.0 - p_in - outside(s)))
     return A / (A + B)
 
 
