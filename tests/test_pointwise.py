@@ -387,3 +387,38 @@ def test_normal_far_out_against_the_closed_form():
 def test_r_zero_with_a_density_is_rejected():
     with pytest.raises(ga.ParameterError, match="r must be > 0 for a prior with a density"):
         epsilon_pointwise(Normal(0, 1), r=0, delta=0.1)
+
+
+def _salary_J(t, eps, mu=2000.0, sd=235.7, r=100.0):
+    """J(eps) of the module docstring for N(mu, sd) and X' = [t - r, t + r], by quadrature
+    here: L(x) = e^{eps (x - h)} int_{X'} e^{-eps (x' - h)} dF(x') for x > h (mirror image
+    below l), the density in closed form."""
+    def pdf(x):
+        return math.exp(-0.5 * ((x - mu) / sd) ** 2) / (sd * math.sqrt(2 * math.pi))
+
+    lo, hi = t - r, t + r
+    opts = dict(epsabs=0, epsrel=1e-12, limit=200)
+    a = integrate.quad(lambda u: math.exp(-eps * (u - hi)) * pdf(u), lo, hi, **opts)[0]
+    b = integrate.quad(lambda u: math.exp(eps * (u - lo)) * pdf(u), lo, hi, **opts)[0]
+    right = integrate.quad(lambda x: math.exp(-eps * (x - hi)) * pdf(x), hi, mu + 40 * sd, **opts)[0] / a
+    left = integrate.quad(lambda x: math.exp(-eps * (lo - x)) * pdf(x), mu - 40 * sd, lo, **opts)[0] / b
+    return right + left
+
+
+def test_salary_epsilon_is_the_root_at_its_worst_value():
+    """The salary example with t=None: at the reported worst value the posterior bound
+    1 / (1 + J) (J by quadrature here) meets p + delta to 1e-9 (an epsilon 1e-4 off moves it
+    by 1e-5), and at no other true value of a scan over +-4 sigma (41 values, the reported
+    one's neighbours every 1/20 sigma) does it exceed p_t + delta."""
+    mu, sd, r = 2000.0, 235.7, 100.0
+    res = epsilon_pointwise(Normal(mu, sd), r=r, delta=0.1)
+    assert res.binding == "upper"
+    dist = stats.norm(mu, sd)
+
+    def excess(t, eps):
+        return 1 / (1 + _salary_J(t, eps)) - (dist.cdf(t + r) - dist.cdf(t - r) + 0.1)
+
+    assert abs(excess(res.t, res.epsilon)) < 1e-9
+    assert excess(res.t, res.epsilon * (1 + 1e-4)) > 5e-6
+    scan = list(mu + sd * np.linspace(-4, 4, 21)) + [res.t + sd * k / 20 for k in range(-10, 11) if k]
+    assert max(excess(t, res.epsilon) for t in scan) <= 1e-9
