@@ -36,7 +36,15 @@ from ..priors import Categorical
 from ._certify import Bracket, BudgetExhausted, capped, check_time, odds_to_posterior
 from ._goal_ball import ball_applies, best_ball
 from ._goal_cells import SIZES as CELL_SIZES
-from ._goal_cells import best_ridges, cell_grid, cell_sides, cells_apply, ridge_boxes
+from ._goal_cells import (
+    ball_cells_apply,
+    ball_sound_ends,
+    best_ridges,
+    cell_grid,
+    cell_sides,
+    cells_apply,
+    ridge_boxes,
+)
 from ._goal_cells3 import cell3_posterior_bounds, cell3_sides, cells3_apply
 from ._goal_finite import FiniteWitness, Records, finite_lp, finite_side
 from ._goal_grid import Grid, grid_sides, halve_axes, initial_axes
@@ -475,13 +483,18 @@ class CellRelaxation(_Continuous):
 
 @register("lp-grid")
 class NodeGrids(_Continuous):
-    """Other continuous goals: node grids refined in turns (:mod:`garesearch.optimal._goal_grid`;
-    default ``rtol`` 0.01), each side's bracket narrowed further by the product bound's."""
+    r"""Other continuous goals: node grids refined in turns (:mod:`garesearch.optimal._goal_grid`;
+    default ``rtol`` 0.01), each side's bracket narrowed further by the product bound's; an
+    :math:`\ell_p` ball of two coordinates with log-concave priors then raises its sound ends
+    by the cell relaxation (:func:`~garesearch.optimal._goal_cells.ball_sound_ends`)."""
 
     def sides(self, job, precision, fb):
         start = next(iter(fb.values())).lo if fb else precision.at
-        return grid_sides(job.model, job.tc, job.live, precision.rtol or 0.01, start, precision.max_nodes,
-                          first="upper")
+        out = grid_sides(job.model, job.tc, job.live, precision.rtol or 0.01, start, precision.max_nodes,
+                         first="upper")
+        if ball_cells_apply(job.model):  # (an l_p ball: the cell relaxation raises the sound ends)
+            out = ball_sound_ends(job.model, job.tc, job.live, out, precision.rtol or 0.01)
+        return out
 
     def tighten(self, side, fb):
         if fb.lo > side.lo:
