@@ -218,3 +218,29 @@ def test_l2_ball_bracket_holds_the_oracle_and_its_witness_crosses():
         assert at_hi >= target - 1e-9 and at_lo < target, (at_hi, at_lo, target)
     else:
         assert at_hi <= target + 1e-9 and at_lo > target, (at_hi, at_lo, target)
+
+
+def test_ball_cells_raise_the_sound_end_below_a_cone_crossing(monkeypatch):
+    """The cell relaxation's step for a ball (``ball_sound_ends``, here on 800 cells): from a
+    bracket whose sound end is far below, the sound end rises, stays below the crossing of the
+    cone about the true point (the best cone's crossing is the case's high end, about 0.4756;
+    posterior by this file's quadrature: within p + delta at the new sound end) and above the
+    node grids' 0.31765 (measured 0.42617); a side that cannot bind is left as it was.  With
+    every translation's length 10 % short (planted) the sound end rises to 0.47337, where the
+    cone's posterior is 7.4e-4 beyond p + delta, and the check fails."""
+    from garesearch.optimal import _goal_cells as gc
+    from garesearch.optimal._certify import Bracket
+    from garesearch.optimal._goal_ball import BallWitness
+
+    monkeypatch.setattr(gc, "BALL_CELLS", 800)
+    model = _model()
+    p = _disc_quad(T, R_BALL)
+    cone = BallWitness(model, T, T, 0.0, True)
+    live = {"upper": (p + 0.1, True), "lower": (p - 0.1, False)}
+    out = gc.ball_sound_ends(model, T, live, {"upper": Bracket(0.2, 0.4756, cone),
+                                              "lower": Bracket(0.9, 1.5)}, 0.01)
+    lo = out["upper"].lo
+    assert 0.31765 < lo < 0.4756
+    assert _posterior_quad(T, 0.0, lo, True) <= p + 0.1
+    assert out["upper"].bound <= p + 0.1
+    assert (out["lower"].lo, out["lower"].hi) == (0.9, 1.5)
