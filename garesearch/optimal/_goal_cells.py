@@ -119,6 +119,26 @@ def _ranges_of(model: GoalModel, tc) -> list[tuple[float, float, float, float]]:
     return out
 
 
+#: a neighbour constraint whose factor exceeds e^this (1e12) is left out of the LP: HiGHS
+#: refuses coefficients near 1e20 (a cell 200 wide at epsilon 0.2), such a constraint is
+#: vacuous to the solver's tolerance, and leaving one out only loosens the relaxation
+LOG_VACUOUS = math.log(1e12)
+
+
+def pair_rows(a: np.ndarray, b: np.ndarray, ln: np.ndarray, logF: np.ndarray, eps: float):
+    r"""The neighbour constraints of a cell LP in the posterior masses :math:`w`:
+    :math:`w_i - e^{\epsilon |v|} (F_i / F_j) w_j \le 0` for the pairs ``(a, b)`` at distances
+    ``ln``, both ways round, without those whose factor exceeds :data:`LOG_VACUOUS`.  Returns
+    COO ``rows, cols, vals`` and the number of rows."""
+    ia, ib, ll = np.concatenate([a, b]), np.concatenate([b, a]), np.concatenate([ln, ln])
+    lk = eps * ll + logF[ia] - logF[ib]
+    keep = lk <= LOG_VACUOUS
+    ia, ib, lk = ia[keep], ib[keep], lk[keep]
+    m = ia.size
+    r = np.arange(m)
+    return np.concatenate([r, r]), np.concatenate([ia, ib]), np.concatenate([np.ones(m), -np.exp(lk)]), m
+
+
 def diverging_tail(live: np.ndarray, upper: bool):
     """The bound of a relaxation whose prior mass beyond the box has no finite tilted bound
     (epsilon at or above an exponential tail's rate along a coordinate that counts for this
@@ -293,6 +313,8 @@ class CellGrid:
         idx = np.arange(self.n).reshape(self.shape)
         pairs_a, pairs_b, lens = [], [], []
         for v, ln in zip(self.offsets, self.off_len, strict=True):
+            if any(abs(k) >= s for k, s in zip(v, self.shape, strict=True)):
+                continue  # (a move longer than the grid pairs no cells)
             src = tuple(slice(max(0, -k), s - max(0, k)) for k, s in zip(v, self.shape, strict=True))
             dst = tuple(slice(max(0, k), s - max(0, -k)) for k, s in zip(v, self.shape, strict=True))
             a, b = idx[src].ravel(), idx[dst].ravel()
@@ -359,13 +381,7 @@ class CellGrid:
             return diverging_tail(self.live, upper)
         # w_i = posterior mass of cell i (a_i F_i / total); a_i <= e^{eps |v|} a_j reads
         # w_i - e^{eps |v|} (F_i / F_j) w_j <= 0, both directions
-        a, b, ln = self.pa, self.pb, self.plen
-        lk_ab = eps * ln + self.logF[a] - self.logF[b]
-        lk_ba = eps * ln + self.logF[b] - self.logF[a]
-        m = a.size
-        rows = np.concatenate([np.arange(m), np.arange(m), m + np.arange(m), m + np.arange(m)])
-        cols = np.concatenate([a, b, b, a])
-        vals = np.concatenate([np.ones(m), -np.exp(lk_ab), np.ones(m), -np.exp(lk_ba)])
+        rows, cols, vals, m2 = pair_rows(self.pa, self.pb, self.plen, self.logF, eps)
         a_eq = 1.0 + tail
         obj = self.goal_coefficients(eps, upper) + (tail if upper else 0.0)
         ub = np.where(self.live, 1.0 / a_eq, 0.0)
@@ -373,7 +389,7 @@ class CellGrid:
         if self.window is not None:
             c0, _, K = self.window
             w_rows, w_cols, w_vals, aux_of = window_rows(self.logF.reshape(self.shape), c0, K, eps * self.wlen,
-                                                         start=2 * m, first=n)
+                                                         start=m2, first=n)
             rows, cols, vals = (np.concatenate(x) for x in ((rows, w_rows), (cols, w_cols), (vals, w_vals)))
             n_all = n + aux_of.size
             a_eq, obj = (np.concatenate([x, np.zeros(aux_of.size)]) for x in (a_eq, obj))
@@ -506,16 +522,11 @@ class BoxedGrid(CellGrid):
         t_in, t_out = self.tail_bounds(eps, upper)
         if not (np.all(np.isfinite(t_in)) and np.all(np.isfinite(t_out))):
             return diverging_tail(self.live, upper)
-        a, b, ln = self.pa, self.pb, self.plen
-        m = a.size
-        rows = np.concatenate([np.arange(m), np.arange(m), m + np.arange(m), m + np.arange(m)])
-        cols = np.concatenate([a, b, b, a])
-        vals = np.concatenate([np.ones(m), -np.exp(eps * ln + self.logF[a] - self.logF[b]),
-                               np.ones(m), -np.exp(eps * ln + self.logF[b] - self.logF[a])])
+        rows, cols, vals, m2 = pair_rows(self.pa, self.pb, self.plen, self.logF, eps)
         a_eq = 1.0 + t_in + t_out
         obj = self.goal_coefficients(eps, upper) + t_in
         ub = np.where(self.live, 1.0 / a_eq, 0.0)
-        A = sp.csr_matrix((vals, (rows, cols)), shape=(2 * m, n))
+        A = sp.csr_matrix((vals, (rows, cols)), shape=(m2, n))
         res = solve_lp(-obj if upper else obj, A, a_eq, ub, methods=self.methods)
         bound = certified_bound(res, obj, A, a_eq, ub, upper)
         with np.errstate(divide="ignore"):
@@ -983,7 +994,7 @@ def _cell_schedule(model, tc, sides, rtol, sizes):
         first = max(min(first * (1 - rtol / 3), cap), side.lo * (1 + rtol / 16))
         if pick:  # (an AND: the compact box from here on if its bound is the better one at first)
             g, compact = side.better(g, compact_grid(model, tc, sizes[k], ref()), first)
-            grids[k] = g
+            grids[k], h = g, float(g.steps.max())
         est = side.crossing(g, first=first, lps=3, shrink=rtol / 8, stop=hi * (1 - rtol),
                             once=k + 1 < len(sizes))
         found[n].append((h, est, type(g)))
