@@ -60,8 +60,24 @@ from ._goal_cellaxes import ball_fractions, cell_range, is_log_concave, log_cell
 from ._goal_kernels import log_tilted
 from ._goal_model import GoalModel, in_goal_set, model_scale, record_distance
 
-__all__ = ["SIZES", "BoxedGrid", "CellGrid", "ball_cells_apply", "ball_sound_ends", "band_box", "best_ridges", "cell_grid", "cell_metric", "cell_sides",
-           "cells_apply", "compact_applies", "compact_grid", "ridge_boxes", "schedule"]
+__all__ = [
+    "SIZES",
+    "BoxedGrid",
+    "CellGrid",
+    "ball_cells_apply",
+    "ball_sound_ends",
+    "band_box",
+    "best_ridges",
+    "box_ranges",
+    "cell_grid",
+    "cell_metric",
+    "cell_sides",
+    "cells_apply",
+    "compact_applies",
+    "compact_grid",
+    "ridge_boxes",
+    "schedule",
+]
 
 #: the box of cells covers each prior's central 1 - 2e-5 (and X')
 _TAIL_Q = 1e-5
@@ -370,6 +386,12 @@ class CellGrid:
                 np.add.at(out, cells[keep], np.exp(logt[keep] - self.logF[cells[keep]]))
         return out
 
+    def profile(self, w: np.ndarray) -> np.ndarray:
+        """The log cell averages (up to a constant) of an LP solution ``w`` (posterior masses):
+        ``log(w_i / F_i)``, ``-inf`` for cells of no mass."""
+        with np.errstate(divide="ignore"):
+            return np.where(self.live, np.log(np.maximum(w, 0.0)) - np.where(self.live, self.logF, 0.0), -np.inf)
+
     def solve(self, eps: float, upper: bool):
         """Certified bound on the worst posterior (largest for ``upper``, else smallest) at
         ``eps``, and the LP's cell averages (log, up to a constant)."""
@@ -398,11 +420,7 @@ class CellGrid:
         # Dantzig pricing: about a quarter faster than the default on these LPs
         res = solve_lp(-obj if upper else obj, A, a_eq, ub, methods=("highs-ds", "highs-ipm"),
                        options={"simplex_dual_edge_weight_strategy": "dantzig"})
-        bound = certified_bound(res, obj, A, a_eq, ub, upper)
-        with np.errstate(divide="ignore"):
-            loga = np.where(self.live, np.log(np.maximum(res.x[:n], 0.0)) - np.where(self.live, self.logF, 0.0),
-                            -np.inf)
-        return bound, loga
+        return certified_bound(res, obj, A, a_eq, ub, upper), self.profile(res.x[:n])
 
 
 #: the prior's quantiles where the margin of a box beyond the bands stops (the virtual cells
@@ -412,6 +430,13 @@ class CellGrid:
 BOX_QUANTILE = 1e-12
 #: virtual cells beyond a box, per coordinate and end (at most)
 VIRTUAL_CELLS = 4000
+
+
+def box_ranges(model: GoalModel, tc, margin: float) -> list[tuple[float, float, float, float]]:
+    """Per coordinate ``(t, r, low, high)``: the ``ranges`` of a :class:`BoxedGrid` over the
+    bands widened by ``margin`` (:func:`band_box`)."""
+    return [(float(tc[c]), next(p for p in model.parts if c in p.coords).r, *band_box(model, tc, c, margin))
+            for c in range(model.ncoord)]
 
 
 def band_box(model: GoalModel, tc, c: int, margin: float) -> tuple[float, float]:
@@ -528,11 +553,7 @@ class BoxedGrid(CellGrid):
         ub = np.where(self.live, 1.0 / a_eq, 0.0)
         A = sp.csr_matrix((vals, (rows, cols)), shape=(m2, n))
         res = solve_lp(-obj if upper else obj, A, a_eq, ub, methods=self.methods)
-        bound = certified_bound(res, obj, A, a_eq, ub, upper)
-        with np.errstate(divide="ignore"):
-            loga = np.where(self.live, np.log(np.maximum(res.x[:n], 0.0)) - np.where(self.live, self.logF, 0.0),
-                            -np.inf)
-        return bound, loga
+        return certified_bound(res, obj, A, a_eq, ub, upper), self.profile(res.x[:n])
 
 
 def ridge_boxes(grid: CellGrid, loga: np.ndarray, eps: float, upper: bool = True, most: int = 5):
@@ -715,15 +736,10 @@ def compact_grid(model: GoalModel, tc, cells: int, eps_ref: float) -> BoxedGrid:
     r"""A :class:`BoxedGrid` of about ``cells`` cells over the bands widened by
     :data:`MARGIN_RATE` ``/ eps_ref`` (at least two cells; :func:`band_box`) for LPs near
     ``eps_ref``: on the AND of age and salary at a record the whole box needs 13,608 cells of
-    side 4, the compact box 7,200 of side 2 (see :func:`_plan` for the sides)."""
+    side 4, the compact box 7,400 of side 2 (see :func:`_plan` for the sides)."""
     margin = MARGIN_RATE / eps_ref if 0 < eps_ref < math.inf else math.inf
-
-    def ranges(m):
-        return [(float(tc[c]), next(p for p in model.parts if c in p.coords).r, *band_box(model, tc, c, m))
-                for c in range(model.ncoord)]
-
-    sides = _plan(model, tc, cells, ranges(margin))[0]
-    return BoxedGrid(model, tc, sides, ranges(max(margin, 2.0 * max(sides))))
+    sides = _plan(model, tc, cells, box_ranges(model, tc, margin))[0]
+    return BoxedGrid(model, tc, sides, box_ranges(model, tc, max(margin, 2.0 * max(sides))))
 
 
 #: the grid that raises the sound end of an l_2 ball of two coordinates (:func:`ball_sound_ends`):
@@ -761,8 +777,7 @@ def ball_sound_ends(model: GoalModel, tc, live: dict, brackets: dict, rtol: floa
             side = CellSide(model, tc, target, upper, rtol, None)
             side.lo, side.at_lo = b.lo, b.bound
             if b.witness is not None:  # (the first secant step takes the witness' slope)
-                y1, y0 = (clamped_logit(b.witness.posterior(e)) for e in (b.hi, b.hi / 1.05))
-                side.slope = (y1 - y0) / math.log(1.05) if y1 != y0 else None
+                side.slope_of(b.witness, b.hi)
             first = math.sqrt(b.lo * b.hi) if b.lo > 0 else b.hi / 2
             side.crossing(grid, first=first, lps=BALL_LPS, shrink=rtol / 8, stop=b.hi * (1 - rtol))
             b.lps += side.lps
@@ -809,6 +824,12 @@ class CellSide:
         if self._safe(bound) and eps > self.lo:
             self.lo, self.at_lo = eps, bound
         return bound
+
+    def slope_of(self, w, eps: float) -> None:
+        """Take the slope of the logit of witness ``w``'s posterior against log epsilon just
+        below ``eps`` (over a factor 1.05) for the secant's first step (``None`` if flat)."""
+        y1, y0 = clamped_logit(w.posterior(eps)), clamped_logit(w.posterior(eps / 1.05))
+        self.slope = (y1 - y0) / math.log(1.05) if y1 != y0 else None
 
     def better(self, whole: CellGrid, compact: CellGrid, eps: float):
         """Of two grids, the one whose bound at ``eps`` is the tighter (``whole`` on a tie),

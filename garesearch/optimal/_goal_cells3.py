@@ -31,11 +31,10 @@ import math
 
 import numpy as np
 
-from .._roots import clamped_logit
 from ..errors import ParameterError
 from ._certify import BudgetExhausted
 from ._goal_cellaxes import is_log_concave
-from ._goal_cells import BoxedGrid, CellSide, band_box
+from ._goal_cells import BoxedGrid, CellSide, box_ranges
 from ._goal_kernels import product_bracket
 from ._goal_model import GoalModel
 from ._goal_pyramid import best_pyramid, pyramid_crossing
@@ -82,9 +81,7 @@ def cells3_apply(model: GoalModel, tc) -> bool:
     if h is None:
         return False
     cells = 1
-    for c in range(3):  # (as CellGrid cuts them)
-        t, r = float(tc[c]), next(p for p in model.parts if c in p.coords).r
-        lo, hi = band_box(model, tc, c, MARGIN_CELLS * h)
+    for t, r, lo, hi in box_ranges(model, tc, MARGIN_CELLS * h):  # (as CellGrid cuts them)
         k_lo = math.floor((lo - (t - r)) / h + 1e-9)
         cells *= max(k_lo + 1, math.ceil((hi - (t - r)) / h - 1e-9)) - k_lo
     return cells <= MAX_CELLS3
@@ -128,8 +125,7 @@ def cell_grid3(model: GoalModel, tc, k: int = 1) -> CellGrid3:
     if h is None:
         raise ParameterError(f"k: no common cubic cell side of rank {k} fits the bands; use a smaller k "
                              "(cells3_apply says whether rank 1 exists)")
-    return CellGrid3(model, tc, h, [(float(tc[c]), next(p for p in model.parts if c in p.coords).r,
-                                     *band_box(model, tc, c, MARGIN_CELLS * h)) for c in range(3)])
+    return CellGrid3(model, tc, h, box_ranges(model, tc, MARGIN_CELLS * h))
 
 
 class CellGrid3(BoxedGrid):
@@ -180,8 +176,7 @@ def cell3_sides(model: GoalModel, tc, targets, rtol: float, eps0=None) -> dict:
                 continue
             grid = grid or cell_grid3(model, tc)
             w, e = side.wit, side.hi
-            y1, y0 = clamped_logit(w.posterior(e)), clamped_logit(w.posterior(e / 1.05))
-            side.slope = (y1 - y0) / math.log(1.05) if y1 != y0 else None
+            side.slope_of(w, e)
             first = min(e * min(0.95, 1 - 0.9 * rtol), stop)  # (beyond stop this side does not bind)
             side.crossing(grid, first=max(first, side.lo * (1 + rtol / 16)), lps=LPS3, shrink=rtol / 8,
                           stop=min(stop, side.hi * (1 - rtol)))
