@@ -12,13 +12,11 @@ formula :math:`\int_S L\,dF = \int_0^\infty \epsilon e^{-\epsilon s} F(S \cap C_
 
 from __future__ import annotations
 
-import itertools
 import math
 
-import numpy as np
 import pytest
-from scipy import stats
-from scipy.integrate import quad
+from box_oracle import oracle_bound as box_oracle_bound
+from box_oracle import pyramid_posterior as box_pyramid_posterior
 from scipy.optimize import brentq
 from scipy.special import ndtr
 from sweeps import sample
@@ -30,10 +28,12 @@ DELTA = 0.1
 #: (mean, standard deviation, radius) per attribute, and the record
 PRIORS = {"age": (45.0, 12.0, 2.0), "salary": (2000.0, 235.7, 100.0)}
 T = {"age": 45.0, "salary": 2443.4045400402147}
-#: a near-optimal shifted pyramid at epsilon 0.0172 (Nelder-Mead over the box's ends on this
-#: file's quadrature): a point in age, a segment in salary
+#: a near-optimal shifted pyramid at epsilon 0.0172 (Nelder-Mead over the box's ends on the
+#: quadrature of tests/box_oracle.py): a point in age, a segment in salary
 PYRAMID = ((45.0, 2466.20423397), (45.0, 2502.8595402))
 H, MARGIN = 4.0, 12  # the cell side, and the cells beyond each band
+#: the case as tests/box_oracle.py takes it
+SPEC = tuple((mu, sd, r, T[n], H, MARGIN) for n, (mu, sd, r) in PRIORS.items())
 
 
 def goal():
@@ -46,113 +46,20 @@ def prior_p():
 
 
 def pyramid_posterior(eps, box=PYRAMID):
-    """Posterior of the AND-box under the shifted pyramid on ``box`` at ``eps`` (layer cake,
-    ``quad`` with the levels where a box edge meets a band edge as break points)."""
-    names = list(PRIORS)
-
-    def mass(n, a, b):
-        mu, sd, _ = PRIORS[n]
-        if b <= a:
-            return 0.0
-        za, zb = (a - mu) / sd, (b - mu) / sd
-        return float(ndtr(zb) - ndtr(za)) if zb <= 0 else float(ndtr(-za) - ndtr(-zb))
-
-    def levels(s):
-        tot = ins = 1.0
-        for c, n in enumerate(names):
-            lo, hi = box[0][c] - s, box[1][c] + s
-            r = PRIORS[n][2]
-            tot *= mass(n, lo, hi)
-            ins *= mass(n, max(lo, T[n] - r), min(hi, T[n] + r))
-        return tot, ins
-
-    top = 60.0 / eps
-    pts = sorted({abs(box[k][c] - (T[n] + j * PRIORS[n][2])) for c, n in enumerate(names) for k in (0, 1)
-                  for j in (-1, 1)} - {0.0})
-    ins = quad(lambda s: eps * math.exp(-eps * s) * levels(s)[1], 0, top, points=pts, limit=500, epsabs=0,
-               epsrel=1e-11)[0]
-    out = quad(lambda s: eps * math.exp(-eps * s) * (levels(s)[0] - levels(s)[1]), 0, top, points=pts,
-               limit=500, epsabs=0, epsrel=1e-11)[0]
-    return ins / (ins + out)
+    """Posterior of the AND-box under the shifted pyramid on ``box`` at ``eps``
+    (:func:`box_oracle.pyramid_posterior`: layer cake, ``quad``)."""
+    return box_pyramid_posterior(SPEC, eps, box[0], box[1])
 
 
 def oracle_bound(eps, factor=1.0, diagonals=True, decay=1.0):
-    """The largest posterior of the AND-box over the cell relaxation with a compact box,
-    built here: square cells of side ``H`` over the bands widened by ``MARGIN`` cells, masses
-    from ``scipy.stats.norm``; two cells at offset ``v`` (the 8 neighbours, or the 4 along the
-    axes without ``diagonals``) have averages in ratio at most ``factor`` times
-    :math:`e^{\\epsilon H \\lVert v\\rVert_\\infty}`; the prior beyond the box is attached to its
-    edge cells ``E`` (it lies outside :math:`X'`) with lower bounds: per coordinate beyond the
-    box, the virtual cells :math:`E + j H e_c` (out to the prior's 1e-17 quantile) at
-    :math:`e^{-decay\\,\\epsilon j H} a_E` and beyond them :math:`e^{-\\epsilon |x_c - f_c|} a_E`
-    (``f_c`` the far edge of ``E``, closed form), multiplied over the coordinates beyond."""
-    import scipy.sparse as sp
-    from scipy.optimize import linprog
-
-    names = list(PRIORS)
-    dists = [stats.norm(PRIORS[n][0], PRIORS[n][1]) for n in names]
-    edges = [T[n] - PRIORS[n][2] - MARGIN * H + H * np.arange(round(2 * PRIORS[n][2] / H) + 2 * MARGIN + 1)
-             for n in names]
-    masses = [np.diff(d.cdf(e)) for d, e in zip(dists, edges, strict=True)]
-    shape = tuple(len(m) for m in masses)
-    F = np.outer(*masses).ravel()
-    centres = np.meshgrid(*[(e[:-1] + e[1:]) / 2 for e in edges], indexing="ij")
-    inside = np.all([np.abs(g - T[n]) <= PRIORS[n][2] for g, n in zip(centres, names, strict=True)], axis=0).ravel()
-
-    def beyond(d, e, up):
-        mu, sd = d.mean(), d.std()
-        if up:
-            near, far = e[-1], e[-2]
-            cells = math.ceil((d.isf(1e-17) - near) / H)
-            j = np.arange(1, cells + 1)
-            virtual = np.sum((d.sf(near + H * (j - 1)) - d.sf(near + H * j)) * np.exp(-decay * eps * H * j))
-            rest = math.exp(-eps * (mu - far) + (eps * sd) ** 2 / 2) * stats.norm.sf(
-                (near + H * cells - mu + eps * sd ** 2) / sd)
-        else:
-            near, far = e[0], e[1]
-            cells = math.ceil((near - d.ppf(1e-17)) / H)
-            j = np.arange(1, cells + 1)
-            virtual = np.sum((d.cdf(near - H * (j - 1)) - d.cdf(near - H * j)) * np.exp(-decay * eps * H * j))
-            rest = math.exp(eps * (mu - far) + (eps * sd) ** 2 / 2) * stats.norm.cdf(
-                (near - H * cells - mu - eps * sd ** 2) / sd)
-        return virtual + rest
-
-    tail = np.zeros(F.size)
-    idx = np.arange(F.size).reshape(shape)
-    for pattern in itertools.product((-1, 0, 1), repeat=2):
-        if not any(pattern):
-            continue
-        per, sel = [], []
-        for c, side in enumerate(pattern):
-            if side == 0:
-                per.append(masses[c])
-                sel.append(slice(None))
-            else:
-                per.append(np.array([beyond(dists[c], edges[c], side > 0)]))
-                sel.append(slice(-1, None) if side > 0 else slice(0, 1))
-        tail[idx[tuple(sel)].ravel()] += np.outer(*per).ravel()
-    offsets = [v for v in itertools.product((-1, 0, 1), repeat=2) if any(v)]
-    if not diagonals:
-        offsets = [v for v in offsets if sum(map(abs, v)) == 1]
-    rows, cols, vals = [], [], []
-    r = 0
-    for v in offsets:
-        src = tuple(slice(max(0, -k), s - max(0, k)) for k, s in zip(v, shape, strict=True))
-        dst = tuple(slice(max(0, k), s - max(0, -k)) for k, s in zip(v, shape, strict=True))
-        a, b = idx[src].ravel(), idx[dst].ravel()
-        k = factor * math.exp(eps * H * max(map(abs, v)))
-        m = a.size  # w_a / F_a <= k w_b / F_b
-        rows += [r + np.arange(m)] * 2
-        cols += [a, b]
-        vals += [np.ones(m), -k * F[a] / F[b]]
-        r += m
-    A = sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=(r, F.size))
-    # (HiGHS's default tolerances, 1e-7, leave this optimum up to 1.6e-7 high)
-    res = linprog(-inside.astype(float), A_ub=A, b_ub=np.zeros(r), A_eq=(1.0 + tail / F)[None, :], b_eq=[1.0],
-                  bounds=(0, None), method="highs-ds",
-                  options={"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10})
-    assert res.status == 0
-    return -res.fun
+    """The largest posterior of the AND-box over the cell relaxation with a compact box, built
+    here (:func:`box_oracle.oracle_bound`): square cells of side ``H`` over the bands widened
+    by ``MARGIN`` cells; two cells at offset ``v`` (the 8 neighbours, or the 4 along the axes
+    without ``diagonals``) have averages in ratio at most ``factor`` times
+    :math:`e^{\\epsilon H \\lVert v\\rVert_\\infty}`; the prior beyond the box attached to its
+    edge cells, the virtual cells decaying at ``decay`` times the full rate."""
+    drop = None if diagonals else {(1, 1), (1, -1)}
+    return box_oracle_bound(SPEC, eps, True, factor=factor, drop=drop, decay=decay, reach=(1, 1))
 
 
 def package_bound(eps):
