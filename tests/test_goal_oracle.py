@@ -79,6 +79,10 @@ from scipy.integrate import quad, quad_vec
 from scipy.optimize import minimize_scalar
 from sweeps import sample
 
+#: one worker runs this module, so that its tests share the cached package results and oracle
+#: crossings (about 10 s of the oracle's LPs each worker would repeat)
+pytestmark = pytest.mark.xdist_group("goal_oracle")
+
 DELTA = 0.1
 CAT = {"u": 0.5, "v": 0.3, "w": 0.2}
 
@@ -704,8 +708,11 @@ def test_product_witness_of_three_normals_crosses():
     p = math.prod(dist.cdf(ti + ri) - dist.cdf(ti - ri) for ti, ri in zip(t, radii, strict=True))
     assert res.p == pytest.approx(p, abs=1e-12)
 
+    def cdf(x):  # (math.erfc: the frozen scipy distribution costs most of the quadrature's time)
+        return 0.5 * math.erfc(-x / math.sqrt(2.0))
+
     def mass(lo, hi):
-        return max(0.0, dist.cdf(hi) - dist.cdf(lo)) if hi > lo else 0.0
+        return max(0.0, cdf(hi) - cdf(lo)) if hi > lo else 0.0
 
     def level(s):  # F(C_s) and F(X' cap C_s)
         ends = list(zip(np.asarray(w["box_low"]) - s, np.asarray(w["box_high"]) + s, strict=True))
@@ -714,9 +721,13 @@ def test_product_witness_of_three_normals_crosses():
 
     def posterior(eps):
         if w["kind"] == "shifted pyramid":
-            ins = quad(lambda s: eps * math.exp(-eps * s) * level(s)[1], 0, 40, limit=400, epsrel=1e-11)[0]
-            out = quad(lambda s: eps * math.exp(-eps * s) * (level(s)[0] - level(s)[1]), 0, 40, limit=400,
+            # (the layer cake's kinks: where a face of C_s passes a face of the ball)
+            kinks = sorted({float(k) for lo_, hi_, ti, ri in zip(w["box_low"], w["box_high"], t, radii, strict=True)
+                            for k in (lo_ - ti - ri, lo_ - ti + ri, ti - ri - hi_, ti + ri - hi_) if 0 < k < 40})
+            ins = quad(lambda s: eps * math.exp(-eps * s) * level(s)[1], 0, 40, points=kinks or None, limit=400,
                        epsrel=1e-11)[0]
+            out = quad(lambda s: eps * math.exp(-eps * s) * (level(s)[0] - level(s)[1]), 0, 40,
+                       points=kinks or None, limit=400, epsrel=1e-11)[0]
             return ins / (ins + out)
         assert sum(w["rates"]) <= 1 + 1e-12
         return math.prod(kernel_posterior(dist, ti, ri, eps * rate, part["centre"])
