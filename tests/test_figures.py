@@ -18,6 +18,9 @@ from matplotlib.path import Path as MplPath
 from garesearch.app import figures
 from garesearch.errors import ParameterError
 
+#: one worker runs this module: its module fixtures draw the figures once
+pytestmark = pytest.mark.xdist_group("figures")
+
 # Copied by hand from the paper's label files (\begin{picture}(W,H)(x0,y0) and \put(x,y)); the
 # figures draw these labels (the bands with the bars the paper means) inside their regions.
 PAPER = {

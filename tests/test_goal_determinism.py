@@ -35,6 +35,9 @@ from garesearch.events import Attribute, epsilon_for_goal
 from garesearch.optimal.goals import CutShortWarning, epsilon_optimal
 from garesearch.priors import Categorical, Normal, PiecewiseUniform, Uniform
 
+#: one worker runs this module: its reference results are shared by the repeated calls
+pytestmark = pytest.mark.xdist_group("goal_determinism")
+
 DELTA = 0.1
 PA = {0.0: 0.15, 0.5: 0.1, 1.25: 0.3, 2.0: 0.25, 3.5: 0.2}
 PB = {-1.0: 0.4, 0.0: 0.1, 0.75: 0.2, 2.25: 0.3}

@@ -19,6 +19,9 @@ from garesearch.errors import InfeasibleError, ParameterError
 from garesearch.optimal import least_noise as ln
 from garesearch.priors import Categorical, Normal
 
+#: one worker runs this module: its module fixture solves the LPs once
+pytestmark = pytest.mark.xdist_group("least_noise")
+
 
 # --- independent checks of a matrix ---------------------------------------------------------
 def worst_excess(values, probs, matrix, r, sides="both", metric="absolute"):
