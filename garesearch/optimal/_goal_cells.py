@@ -1041,7 +1041,15 @@ def _cell_schedule(model, tc, sides, rtol, sizes):
         # a little below (a failed trial costs a second LP), and no higher than the bracket needs
         # (a compact box's first grid after one of its own: no higher than enough)
         cap = hi * (1 - 0.8 * rtol) if isinstance(g, BoxedGrid) and kind is type(g) and not two else hi * (1 - rtol / 2)
-        first = max(min(first * (1 - rtol / 3), cap), side.lo * (1 + rtol / 16))
+        # (on the last grid, where the trial a little below would not be enough but the
+        # extrapolated crossing lies within rtol / 4 of the point that would be: the trial at
+        # that point, so that one LP on the largest grid can end the schedule; the
+        # extrapolation tends to fall short, the relaxation converging more slowly than second
+        # order near a prior's kinks)
+        stop = hi * (1 - rtol) * (1 + rtol / 16)
+        last = k + 1 == len(sizes)
+        first = stop if last and first * (1 - rtol / 3) < stop <= first * (1 + rtol / 4) else first * (1 - rtol / 3)
+        first = max(min(first, cap), side.lo * (1 + rtol / 16))
         if pick:  # (an AND: the compact box from here on if its bound is the better one at first)
             g, compact = side.better(g, compact_grid(model, tc, sizes[k], ref()), first)
             grids[k], h = g, float(g.steps.max())
