@@ -156,3 +156,24 @@ def test_a_box_with_bounds_beyond_refuses_other_norms_and_categories():
     assert not compact_applies(cat)
     age, salary = (Attribute(Normal(mu, sd), r=r, name=n) for n, (mu, sd, r) in PRIORS.items())
     assert not compact_applies(build_model(age | salary, math.inf))  # (an OR: X' runs across the box)
+
+
+def test_the_wide_band_takes_twice_the_common_side():
+    """The stated rule for the compact box's sides: where one band is at least 16 times wider
+    than the other (salary's 200 against age's 4), the wide one's cells are twice as long as
+    the common side the plan picks (2 here: it divides both bands), so that whole cells still
+    fill each band (age: 2 across its band; salary: 50); bands within a factor 16 of each
+    other (r = 0.6 and 0.4) keep one side."""
+    from garesearch.optimal import _goal_cells as gc
+    from garesearch.optimal._goal_model import build_model
+
+    eps = 0.0172
+    model = build_model(goal(), math.inf)
+    grid = gc.compact_grid(model, [T[n] for n in PRIORS], 7000, eps)
+    assert grid.steps.tolist() == [2.0, 4.0]
+    band_cells = [round(2 * r / s) for (_, _, r), s in zip(PRIORS.values(), grid.steps, strict=True)]
+    assert band_cells == [2, 50]
+    narrow = build_model(Attribute(Normal(0, 1), r=0.6, name="a") & Attribute(Normal(0.5, 1.3), r=0.4, name="b"),
+                         math.inf)
+    g2 = gc.compact_grid(narrow, [1.0, -1.0], 3000, 1.0)
+    assert g2.steps[0] == pytest.approx(g2.steps[1], rel=1e-12)
