@@ -874,13 +874,16 @@ class CellSide:
         return g, ("compact" if g is compact else False)
 
     def crossing(self, grid: CellGrid, first: float | None = None, lps: int = 6,
-                 shrink: float = 0.0, stop: float = math.inf, once: bool = False) -> float:
+                 shrink: float = 0.0, stop: float = math.inf, once: bool = False,
+                 least_step: bool = False) -> float:
         """Secant search (logit of the bound against log epsilon) for the epsilon where
         ``grid``'s bound meets the target, at most ``lps`` LPs; the sound end moves with every
         certified trial.  Returns the last estimate.  ``shrink``: each trial goes that much
         (relative) below the estimate, so that it is likely certified; a single point steps by
         the last slope.  ``stop``: a sound end that is enough (the search ends once it is
-        reached); ``once``: end at the first certified trial (a finer grid follows)."""
+        reached); ``once``: end at the first certified trial (a finer grid follows);
+        ``least_step``: end where the next trial would be the least step above the sound end
+        (``rtol / 16``)."""
         pts: list = []
         trial = first or self.trial
         up, est = math.inf, trial
@@ -905,6 +908,8 @@ class CellSide:
             if lo > 0 and nxt <= lo * (1 + self.rtol / 8):
                 break
             new = nxt * (1 - shrink)
+            if lo > 0 and least_step and new <= lo * (1 + self.rtol / 16):
+                break  # (a trial at the least step would gain rtol / 16 at most)
             if lo > 0:
                 new = max(new, lo * (1 + self.rtol / 16))
             if abs(new / trial - 1) < self.rtol / 16:
@@ -1054,7 +1059,7 @@ def _cell_schedule(model, tc, sides, rtol, sizes):
             g, compact = side.better(g, compact_grid(model, tc, sizes[k], ref()), first)
             grids[k], h = g, float(g.steps.max())
         est = side.crossing(g, first=first, lps=3, shrink=rtol / 8, stop=hi * (1 - rtol),
-                            once=k + 1 < len(sizes))
+                            once=k + 1 < len(sizes), least_step=k + 1 == len(sizes))
         found[n].append((h, est, type(g)))
         level[n] = k
         if k == 1 and min(s.hi for s in sides.values()) - side.lo > rtol * side.hi:
