@@ -58,7 +58,7 @@ from ..errors import ParameterError
 from ._certify import BudgetExhausted, certified_bound, check_time, solve_lp, uncapped
 from ._goal_cellaxes import ball_fractions, cell_range, is_log_concave, log_cell_masses, window_rows
 from ._goal_kernels import log_tilted
-from ._goal_model import GoalModel, in_goal_set, model_scale, record_distance
+from ._goal_model import GoalModel, coord_radius, in_goal_set, model_scale, record_distance
 
 __all__ = [
     "SIZES",
@@ -130,7 +130,7 @@ def _ranges_of(model: GoalModel, tc) -> list[tuple[float, float, float, float]]:
         if disc:  # (the atoms: no range)
             out.append((t, 0.0, 0.0, float(len(prior.values))))
             continue
-        r = next(p for p in model.parts if c in p.coords).r
+        r = coord_radius(model, c)
         out.append((t, r, *cell_range(prior, t, r, _TAIL_Q)))
     return out
 
@@ -435,7 +435,7 @@ VIRTUAL_CELLS = 4000
 def box_ranges(model: GoalModel, tc, margin: float) -> list[tuple[float, float, float, float]]:
     """Per coordinate ``(t, r, low, high)``: the ``ranges`` of a :class:`BoxedGrid` over the
     bands widened by ``margin`` (:func:`band_box`)."""
-    return [(float(tc[c]), next(p for p in model.parts if c in p.coords).r, *band_box(model, tc, c, margin))
+    return [(float(tc[c]), coord_radius(model, c), *band_box(model, tc, c, margin))
             for c in range(model.ncoord)]
 
 
@@ -443,7 +443,7 @@ def band_box(model: GoalModel, tc, c: int, margin: float) -> tuple[float, float]
     """The range of coordinate ``c`` that the cells of a :class:`BoxedGrid` cover: its band
     widened by ``margin`` on either side, the widening cut to the prior's
     :data:`BOX_QUANTILE` quantiles and to the support (the band itself is always covered)."""
-    t, r = float(tc[c]), next(p for p in model.parts if c in p.coords).r
+    t, r = float(tc[c]), coord_radius(model, c)
     prior = model.priors[c]
     lo_s, hi_s = prior.support
     q_lo, q_hi = float(prior.quantile(BOX_QUANTILE)), float(prior.upper_quantile(BOX_QUANTILE))
@@ -760,7 +760,7 @@ def _wide_band_side(model: GoalModel, sides: tuple) -> tuple:
     num = [c for c in range(model.ncoord) if not model.discrete[c]]
     if len(num) != 2 or sides[num[0]] != sides[num[1]]:
         return sides
-    radii = {pt.coords[0]: float(pt.r) for pt in model.parts if pt.kind == "num"}
+    radii = {c: float(coord_radius(model, c)) for c in num}
     small, big = sorted(num, key=lambda c: (radii[c], c))
     h = sides[big]
     n = 2 * radii[big] / (2 * h)
@@ -1051,15 +1051,15 @@ def _cell_schedule(model, tc, sides, rtol, sizes):
         # that point, so that one LP on the largest grid can end the schedule; the
         # extrapolation tends to fall short, the relaxation converging more slowly than second
         # order near a prior's kinks)
-        stop = hi * (1 - rtol) * (1 + rtol / 16)
+        at_rtol = hi * (1 - rtol) * (1 + rtol / 16)
         last = k + 1 == len(sizes)
-        first = stop if last and first * (1 - rtol / 3) < stop <= first * (1 + rtol / 4) else first * (1 - rtol / 3)
+        first = at_rtol if last and first * (1 - rtol / 3) < at_rtol <= first * (1 + rtol / 4) else first * (1 - rtol / 3)
         first = max(min(first, cap), side.lo * (1 + rtol / 16))
         if pick:  # (an AND: the compact box from here on if its bound is the better one at first)
             g, compact = side.better(g, compact_grid(model, tc, sizes[k], ref()), first)
             grids[k], h = g, float(g.steps.max())
         est = side.crossing(g, first=first, lps=3, shrink=rtol / 8, stop=hi * (1 - rtol),
-                            once=k + 1 < len(sizes), least_step=k + 1 == len(sizes))
+                            once=not last, least_step=last)
         found[n].append((h, est, type(g)))
         level[n] = k
         if k == 1 and min(s.hi for s in sides.values()) - side.lo > rtol * side.hi:

@@ -36,7 +36,7 @@ from ._certify import BudgetExhausted
 from ._goal_cellaxes import is_log_concave
 from ._goal_cells import BoxedGrid, CellSide, box_ranges
 from ._goal_kernels import product_bracket
-from ._goal_model import GoalModel
+from ._goal_model import GoalModel, coord_radius
 from ._goal_pyramid import best_pyramid, pyramid_crossing
 
 __all__ = ["CellGrid3", "cell3_posterior_bounds", "cell3_sides", "cell_grid3", "cells3_apply", "cubic_side"]
@@ -104,7 +104,7 @@ def cubic_side(model: GoalModel, tc, k: int) -> float | None:
     >>> [round(cubic_side(model, [1.0, -1.0, 0.0], k), 12) for k in (1, 2)]  # 2 r = 1.2, 0.8, 1.0
     [0.2, 0.1]
     """
-    widths = [2.0 * next(p for p in model.parts if c in p.coords).r for c in range(model.ncoord)]
+    widths = [2.0 * coord_radius(model, c) for c in range(model.ncoord)]
     w0 = min(widths)
     if not (w0 > 0 and all(math.isfinite(w) for w in widths)):
         return None

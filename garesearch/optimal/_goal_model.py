@@ -34,6 +34,7 @@ __all__ = [
     "Part",
     "build_model",
     "combine_norm",
+    "coord_radius",
     "coord_values",
     "goal_p",
     "goal_probability",
@@ -237,6 +238,12 @@ def goal_probability(terms, q) -> float:
             used = set().union(*[set(term) for term in subset])
             total = total + (-1) ** (size + 1) * math.prod(q[k] for k in used)
     return np.clip(total, 0.0, 1.0) if np.ndim(total) else min(max(total, 0.0), 1.0)
+
+
+def coord_radius(model: GoalModel, c: int) -> float:
+    """The radius ``r`` of the part that coordinate ``c`` belongs to (its band is
+    ``[t_c - r, t_c + r]``)."""
+    return next(p for p in model.parts if c in p.coords).r
 
 
 def model_scale(model: GoalModel) -> float:
